@@ -1,44 +1,24 @@
 /**
- * Shapes several services share: the API's common.v1 messages and google.protobuf.Duration. Enums are
- * the proto value names, in proto order, UNSPECIFIED first (test/clients/vdb-enums.test.ts holds them to
- * the .proto files).
+ * Shapes several services share: the API's common.v1 messages and google.protobuf.Duration, from the
+ * .proto files (./messages.ts). Enums are the proto value names, in proto order, UNSPECIFIED first.
  */
+import { type Answered, VDB_ENUMS, type VdbEnum } from './messages.js';
 
-export const WHEN_UNSATISFIABLE_VALUES = [
-  'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_UNSPECIFIED',
-  'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_DO_NOT_SCHEDULE',
-  'TOPOLOGY_SPREAD_CONSTRAINT_WHEN_UNSATISFIABLE_SCHEDULE_ANYWAY',
-] as const;
-export type WhenUnsatisfiable = (typeof WHEN_UNSATISFIABLE_VALUES)[number];
+export const WHEN_UNSATISFIABLE_VALUES = VDB_ENUMS['common.v1.TopologySpreadConstraintWhenUnsatisfiable'];
+export type WhenUnsatisfiable = VdbEnum<'common.v1.TopologySpreadConstraintWhenUnsatisfiable'>;
 
-export const STORAGE_TIER_TYPES = [
-  'STORAGE_TIER_TYPE_UNSPECIFIED',
-  'STORAGE_TIER_TYPE_COST_OPTIMISED',
-  'STORAGE_TIER_TYPE_BALANCED',
-  'STORAGE_TIER_TYPE_PERFORMANCE',
-] as const;
-export type StorageTierType = (typeof STORAGE_TIER_TYPES)[number];
+export const STORAGE_TIER_TYPES = VDB_ENUMS['common.v1.StorageTierType'];
+export type StorageTierType = VdbEnum<'common.v1.StorageTierType'>;
 
-/** google.protobuf.Duration, exact. */
+/** google.protobuf.Duration, exact: nanos 0–999 999 999, of the same sign as seconds. */
 export interface ProtoDuration {
   readonly seconds: number;
-  /** 0–999 999 999, same sign as seconds. */
   readonly nanos: number;
 }
 
-export interface KeyValue {
-  readonly key: string;
-  readonly value: string;
-}
+export type KeyValue = Answered<'common.v1.KeyValue'>;
 
 /** A key inside a Kubernetes secret. */
-export interface SecretKeyRef {
-  readonly name: string;
-  readonly key: string;
-}
+export type SecretKeyRef = Answered<'common.v1.SecretKeyRef'>;
 
-export interface TopologySpreadConstraint {
-  readonly maxSkew?: number | undefined;
-  readonly topologyKey: string;
-  readonly whenUnsatisfiable?: WhenUnsatisfiable | undefined;
-}
+export type TopologySpreadConstraint = Answered<'common.v1.TopologySpreadConstraint'>;

@@ -10,9 +10,11 @@
  * - ./api.ts: the conventions, the VdbClient the resources use, and every service's types gathered.
  *
  * To add a call of a service the client already has, edit its module under ./services/ only:
- * 1. Write the shapes the call takes and returns beside the others (camelCase, optional as in the
- *    .proto; an enum as a `const` list of its value names, in proto order, with its type: the test
- *    test/clients/vdb-enums.test.ts holds every list to the .proto).
+ * 1. Name the messages the call takes and returns beside the others: `Answered<'cluster.v1.Cluster',
+ *    'configuration'>` is a message as an answer holds it (with the message fields the answer must
+ *    carry), `Sent<'cluster.v1.Cluster', 'name'>` as a caller sends it (with the fields it must give);
+ *    an enum is `VDB_ENUMS['<area>.v1.<Enum>']` and `VdbEnum<'<area>.v1.<Enum>'>` (./messages.ts). Their
+ *    fields and values come from the .proto files as the project builds (scripts/vdb-types.mjs).
  * 2. Add the call to the object the module's factory returns, once:
  *      suspend: calls.unary<{ accountId: string; clusterId: string }, void>({
  *        method: 'SuspendCluster',   // its name in the service, as on the wire

@@ -2,19 +2,14 @@
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, nothing, one, ServiceCalls, type Sender } from '../calls.js';
 import type { VdbCallOptions } from '../config.js';
+import type { Answered } from '../messages.js';
 import { SharedListings } from '../shared-listing.js';
 
-/** A legacy (v1) database API key. */
-export interface AuthKey {
-  readonly id: string;
-  readonly accountId: string;
-  readonly createdAt?: string | undefined;
-  readonly clusterIds: readonly string[];
-  /** The first characters of the secret. */
-  readonly prefix: string;
-  /** The secret: only the create response carries it; "" elsewhere. */
-  readonly key: string;
-}
+/**
+ * A legacy (v1) database API key: `prefix` is the secret's first characters, `key` the secret, which only
+ * the create response carries ("" elsewhere).
+ */
+export type AuthKey = Answered<'cluster.auth.v1.DatabaseApiKey'>;
 
 export type AuthKeysApi = ReturnType<typeof authKeysApi>;
 

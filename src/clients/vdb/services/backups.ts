@@ -1,95 +1,31 @@
 /** BackupService (cluster.backup.v1): backup schedules and the backups of a cluster. */
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { items, nothing, one, ServiceCalls, type Sender } from '../calls.js';
-import type { ProtoDuration } from '../common.js';
-import type { ClusterConfiguration } from './clusters.js';
+import { type Answered, type Sent, VDB_ENUMS, type VdbEnum } from '../messages.js';
 
-export const BACKUP_SCHEDULE_STATUSES = [
-  'BACKUP_SCHEDULE_STATUS_UNSPECIFIED',
-  'BACKUP_SCHEDULE_STATUS_ACTIVE',
-  'BACKUP_SCHEDULE_STATUS_FAILED_TO_SYNC',
-  'BACKUP_SCHEDULE_STATUS_NOT_FOUND',
-  'BACKUP_SCHEDULE_STATUS_DISABLED',
-] as const;
-export type BackupScheduleStatus = (typeof BACKUP_SCHEDULE_STATUSES)[number];
+export const BACKUP_SCHEDULE_STATUSES = VDB_ENUMS['cluster.backup.v1.BackupScheduleStatus'];
+export type BackupScheduleStatus = VdbEnum<'cluster.backup.v1.BackupScheduleStatus'>;
+export const BACKUP_STATUSES = VDB_ENUMS['cluster.backup.v1.BackupStatus'];
+export type BackupStatus = VdbEnum<'cluster.backup.v1.BackupStatus'>;
 
-export const BACKUP_STATUSES = [
-  'BACKUP_STATUS_UNSPECIFIED',
-  'BACKUP_STATUS_RUNNING',
-  'BACKUP_STATUS_SKIPPED',
-  'BACKUP_STATUS_FAILED',
-  'BACKUP_STATUS_SUCCEEDED',
-  'BACKUP_STATUS_FAILED_TO_SYNC',
-  'BACKUP_STATUS_NOT_FOUND',
-] as const;
-export type BackupStatus = (typeof BACKUP_STATUSES)[number];
+/** A schedule as created: cron (5–7 fields), `@daily` etc., or `@every <go duration>`, and how long backups stay. */
+export type BackupScheduleInput = Pick<
+  Sent<'cluster.backup.v1.BackupSchedule', 'accountId' | 'clusterId' | 'schedule'>,
+  'accountId' | 'clusterId' | 'schedule' | 'retentionPeriod'
+>;
+export type BackupScheduleUpdate = BackupScheduleInput & { readonly id: string };
+export type BackupSchedule = Answered<'cluster.backup.v1.BackupSchedule'>;
 
-export interface BackupScheduleInput {
-  readonly accountId: string;
-  readonly clusterId: string;
-  /** Cron (5–7 fields), `@daily` etc., or `@every <go duration>`. */
-  readonly schedule: string;
-  /** 1 day … 365 days. */
-  readonly retentionPeriod?: ProtoDuration | undefined;
-}
-
-export interface BackupScheduleUpdate extends BackupScheduleInput {
-  readonly id: string;
-}
-
-export interface BackupSchedule {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly accountId: string;
-  readonly clusterId: string;
-  readonly schedule: string;
-  readonly retentionPeriod?: ProtoDuration | undefined;
-  readonly deletedAt?: string | undefined;
-  readonly status: BackupScheduleStatus;
-}
-
-export interface ResourceQuantity {
-  readonly amount: number;
-  readonly unit: string;
-}
-
+export type ResourceQuantity = Answered<'cluster.backup.v1.ResourceQuantity'>;
 /** The cluster as it was when the backup was taken. */
-export interface BackupClusterInfo {
-  readonly name: string;
-  readonly cloudProviderId: string;
-  readonly cloudProviderRegionId: string;
-  readonly configuration?: ClusterConfiguration | undefined;
-  readonly resourcesSummary?:
-    | {
-        readonly cpu?: ResourceQuantity | undefined;
-        readonly ram?: ResourceQuantity | undefined;
-        readonly disk?: ResourceQuantity | undefined;
-      }
-    | undefined;
-  readonly restorePackageId?: string | undefined;
-}
+export type BackupClusterInfo = Answered<'cluster.backup.v1.ClusterInfo'>;
 
-export interface BackupInput {
-  readonly accountId: string;
-  readonly clusterId: string;
-  readonly retentionPeriod?: ProtoDuration | undefined;
-}
-
-export interface Backup {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly accountId: string;
-  readonly clusterId: string;
-  /** Server-generated. */
-  readonly name: string;
-  readonly status: BackupStatus;
-  readonly deletedAt?: string | undefined;
-  readonly backupDuration?: ProtoDuration | undefined;
-  /** Set when a schedule produced the backup. */
-  readonly backupScheduleId?: string | undefined;
-  readonly retentionPeriod?: ProtoDuration | undefined;
-  readonly clusterInfo?: BackupClusterInfo | undefined;
-}
+export type BackupInput = Pick<
+  Sent<'cluster.backup.v1.Backup', 'accountId' | 'clusterId'>,
+  'accountId' | 'clusterId' | 'retentionPeriod'
+>;
+/** A backup; its name is the server's, and `backupScheduleId` is set when a schedule took it. */
+export type Backup = Answered<'cluster.backup.v1.Backup'>;
 
 export type BackupSchedulesApi = ReturnType<typeof backupSchedulesApi>;
 

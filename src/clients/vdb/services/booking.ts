@@ -1,45 +1,16 @@
 /** BookingService (booking.v1): the packages a cluster is booked with. */
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, ServiceCalls, type Sender } from '../calls.js';
-import type { StorageTierType } from '../common.js';
+import { type Answered, VDB_ENUMS, type VdbEnum } from '../messages.js';
 
-export const PACKAGE_STATUSES = [
-  'PACKAGE_STATUS_UNSPECIFIED',
-  'PACKAGE_STATUS_ACTIVE',
-  'PACKAGE_STATUS_DEACTIVATED',
-] as const;
-export type PackageStatus = (typeof PACKAGE_STATUSES)[number];
+export const PACKAGE_STATUSES = VDB_ENUMS['booking.v1.PackageStatus'];
+export type PackageStatus = VdbEnum<'booking.v1.PackageStatus'>;
+/** The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED` (docs/api/vdb.md, "Booking packages"). */
+export const PACKAGE_TIERS = VDB_ENUMS['booking.v1.PackageTier'];
+export type PackageTier = VdbEnum<'booking.v1.PackageTier'>;
 
-/**
- * The zero value's name really is `PACKAGE_TIER_STATUS_UNSPECIFIED`
- * (docs/api/vdb.md, "Booking packages").
- */
-export const PACKAGE_TIERS = [
-  'PACKAGE_TIER_STATUS_UNSPECIFIED',
-  'PACKAGE_TIER_STANDARD',
-  'PACKAGE_TIER_PREMIUM',
-] as const;
-export type PackageTier = (typeof PACKAGE_TIERS)[number];
-
-export interface BookingPackage {
-  readonly id: string;
-  readonly name: string;
-  /** `free` or `paid`. */
-  readonly type: string;
-  /** e.g. { ram: '8Gi', cpu: '2000m', disk: '64Gi' }. */
-  readonly resourceConfiguration?: { readonly ram: string; readonly cpu: string; readonly disk: string } | undefined;
-  /** Three upper-case letters. */
-  readonly currency: string;
-  /** Price in the currency's smallest unit (e.g. millicents) per hour. */
-  readonly unitIntPricePerHour: number;
-  readonly status: PackageStatus;
-  readonly availableAdditionalResources?: { readonly diskPricePerHour: number } | undefined;
-  readonly tier: PackageTier;
-  readonly availableStorageTierConfigurations: readonly {
-    readonly storageTierType: StorageTierType;
-    readonly pricePerHour: number;
-  }[];
-}
+/** A package: its type `free` or `paid`, its price per hour in the currency's smallest unit. */
+export type BookingPackage = Answered<'booking.v1.Package'>;
 
 export type BookingApi = ReturnType<typeof bookingApi>;
 

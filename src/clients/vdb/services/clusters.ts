@@ -1,251 +1,58 @@
 /** ClusterService (cluster.v1): clusters, and the tolerations hybrid environments use too. */
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { nothing, one, items, ServiceCalls, type Sender } from '../calls.js';
-import type { KeyValue, SecretKeyRef, StorageTierType, TopologySpreadConstraint } from '../common.js';
 import type { VdbCallOptions } from '../config.js';
+import { type Answered, type Sent, VDB_ENUMS, type VdbEnum } from '../messages.js';
 import { JWT_RBAC_METADATA } from '../metadata.js';
 
-export const CLUSTER_PHASES = [
-  'CLUSTER_PHASE_UNSPECIFIED',
-  'CLUSTER_PHASE_CREATING',
-  'CLUSTER_PHASE_FAILED_TO_CREATE',
-  'CLUSTER_PHASE_UPDATING',
-  'CLUSTER_PHASE_FAILED_TO_UPDATE',
-  'CLUSTER_PHASE_SCALING',
-  'CLUSTER_PHASE_UPGRADING',
-  'CLUSTER_PHASE_SUSPENDING',
-  'CLUSTER_PHASE_SUSPENDED',
-  'CLUSTER_PHASE_FAILED_TO_SUSPEND',
-  'CLUSTER_PHASE_RESUMING',
-  'CLUSTER_PHASE_FAILED_TO_RESUME',
-  'CLUSTER_PHASE_HEALTHY',
-  'CLUSTER_PHASE_NOT_READY',
-  'CLUSTER_PHASE_RECOVERY_MODE',
-  'CLUSTER_PHASE_MANUAL_MAINTENANCE',
-  'CLUSTER_PHASE_FAILED_TO_SYNC',
-  'CLUSTER_PHASE_NOT_FOUND',
-  'CLUSTER_PHASE_DELETING',
-] as const;
-export type ClusterPhase = (typeof CLUSTER_PHASES)[number];
+export const CLUSTER_PHASES = VDB_ENUMS['cluster.v1.ClusterPhase'];
+export type ClusterPhase = VdbEnum<'cluster.v1.ClusterPhase'>;
+export const CLUSTER_NODE_STATES = VDB_ENUMS['cluster.v1.ClusterNodeState'];
+export type ClusterNodeState = VdbEnum<'cluster.v1.ClusterNodeState'>;
+export const CLUSTER_SCALABILITY_STATUSES = VDB_ENUMS['cluster.v1.ClusterScalabilityStatus'];
+export type ClusterScalabilityStatus = VdbEnum<'cluster.v1.ClusterScalabilityStatus'>;
+export const CLUSTER_SERVICE_TYPES = VDB_ENUMS['cluster.v1.ClusterServiceType'];
+export type ClusterServiceType = VdbEnum<'cluster.v1.ClusterServiceType'>;
+export const CLUSTER_GPU_TYPES = VDB_ENUMS['cluster.v1.ClusterConfigurationGpuType'];
+export type ClusterGpuType = VdbEnum<'cluster.v1.ClusterConfigurationGpuType'>;
+export const CLUSTER_RESTART_POLICIES = VDB_ENUMS['cluster.v1.ClusterConfigurationRestartPolicy'];
+export type ClusterRestartPolicy = VdbEnum<'cluster.v1.ClusterConfigurationRestartPolicy'>;
+export const CLUSTER_REBALANCE_STRATEGIES = VDB_ENUMS['cluster.v1.ClusterConfigurationRebalanceStrategy'];
+export type ClusterRebalanceStrategy = VdbEnum<'cluster.v1.ClusterConfigurationRebalanceStrategy'>;
+export const DATABASE_LOG_LEVELS = VDB_ENUMS['cluster.v1.DatabaseConfigurationLogLevel'];
+export type DatabaseLogLevel = VdbEnum<'cluster.v1.DatabaseConfigurationLogLevel'>;
+export const TOLERATION_OPERATORS = VDB_ENUMS['cluster.v1.TolerationOperator'];
+export type TolerationOperator = VdbEnum<'cluster.v1.TolerationOperator'>;
+export const TOLERATION_EFFECTS = VDB_ENUMS['cluster.v1.TolerationEffect'];
+export type TolerationEffect = VdbEnum<'cluster.v1.TolerationEffect'>;
 
-export const CLUSTER_NODE_STATES = [
-  'CLUSTER_NODE_STATE_UNSPECIFIED',
-  'CLUSTER_NODE_STATE_STARTING',
-  'CLUSTER_NODE_STATE_HEALTHY',
-  'CLUSTER_NODE_STATE_UNHEALTHY',
-  'CLUSTER_NODE_STATE_SUSPENDED',
-  'CLUSTER_NODE_STATE_RECOVERING',
-] as const;
-export type ClusterNodeState = (typeof CLUSTER_NODE_STATES)[number];
+export type Toleration = Answered<'cluster.v1.Toleration'>;
+export type DatabaseConfiguration = Answered<'cluster.v1.DatabaseConfiguration'>;
+export type DatabaseConfigurationInput = Sent<'cluster.v1.DatabaseConfiguration'>;
 
-export const CLUSTER_SCALABILITY_STATUSES = [
-  'CLUSTER_SCALABILITY_STATUS_UNSPECIFIED',
-  'CLUSTER_SCALABILITY_STATUS_NOT_SCALABLE',
-  'CLUSTER_SCALABILITY_STATUS_SCALABLE',
-] as const;
-export type ClusterScalabilityStatus = (typeof CLUSTER_SCALABILITY_STATUSES)[number];
-
-export const CLUSTER_SERVICE_TYPES = [
-  'CLUSTER_SERVICE_TYPE_UNSPECIFIED',
-  'CLUSTER_SERVICE_TYPE_CLUSTER_IP',
-  'CLUSTER_SERVICE_TYPE_NODE_PORT',
-  'CLUSTER_SERVICE_TYPE_LOAD_BALANCER',
-] as const;
-export type ClusterServiceType = (typeof CLUSTER_SERVICE_TYPES)[number];
-
-export const CLUSTER_GPU_TYPES = [
-  'CLUSTER_CONFIGURATION_GPU_TYPE_UNSPECIFIED',
-  'CLUSTER_CONFIGURATION_GPU_TYPE_NVIDIA',
-  'CLUSTER_CONFIGURATION_GPU_TYPE_AMD',
-] as const;
-export type ClusterGpuType = (typeof CLUSTER_GPU_TYPES)[number];
-
-export const CLUSTER_RESTART_POLICIES = [
-  'CLUSTER_CONFIGURATION_RESTART_POLICY_UNSPECIFIED',
-  'CLUSTER_CONFIGURATION_RESTART_POLICY_ROLLING',
-  'CLUSTER_CONFIGURATION_RESTART_POLICY_PARALLEL',
-  'CLUSTER_CONFIGURATION_RESTART_POLICY_AUTOMATIC',
-] as const;
-export type ClusterRestartPolicy = (typeof CLUSTER_RESTART_POLICIES)[number];
-
-export const CLUSTER_REBALANCE_STRATEGIES = [
-  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_UNSPECIFIED',
-  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_BY_COUNT',
-  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_BY_SIZE',
-  'CLUSTER_CONFIGURATION_REBALANCE_STRATEGY_BY_COUNT_AND_SIZE',
-] as const;
-export type ClusterRebalanceStrategy = (typeof CLUSTER_REBALANCE_STRATEGIES)[number];
-
-export const DATABASE_LOG_LEVELS = [
-  'DATABASE_CONFIGURATION_LOG_LEVEL_UNSPECIFIED',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_TRACE',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_DEBUG',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_INFO',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_WARN',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_ERROR',
-  'DATABASE_CONFIGURATION_LOG_LEVEL_OFF',
-] as const;
-export type DatabaseLogLevel = (typeof DATABASE_LOG_LEVELS)[number];
-
-export const TOLERATION_OPERATORS = [
-  'TOLERATION_OPERATOR_UNSPECIFIED',
-  'TOLERATION_OPERATOR_EXISTS',
-  'TOLERATION_OPERATOR_EQUAL',
-] as const;
-export type TolerationOperator = (typeof TOLERATION_OPERATORS)[number];
-
-export const TOLERATION_EFFECTS = [
-  'TOLERATION_EFFECT_UNSPECIFIED',
-  'TOLERATION_EFFECT_NO_SCHEDULE',
-  'TOLERATION_EFFECT_PREFER_NO_SCHEDULE',
-  'TOLERATION_EFFECT_NO_EXECUTE',
-] as const;
-export type TolerationEffect = (typeof TOLERATION_EFFECTS)[number];
-
-export interface Toleration {
-  readonly key?: string | undefined;
-  readonly operator?: TolerationOperator | undefined;
-  readonly value?: string | undefined;
-  readonly effect?: TolerationEffect | undefined;
-  readonly tolerationSeconds?: number | undefined;
-}
-
-export interface DatabaseConfiguration {
-  readonly collection?:
-    | {
-        readonly replicationFactor?: number | undefined;
-        readonly writeConsistencyFactor?: number | undefined;
-        readonly vectors?: { readonly onDisk?: boolean | undefined } | undefined;
-      }
-    | undefined;
-  readonly storage?:
-    | {
-        readonly performance?:
-          | { readonly optimizerCpuBudget?: number | undefined; readonly asyncScorer?: boolean | undefined }
-          | undefined;
-      }
-    | undefined;
-  readonly service?:
-    | {
-        readonly apiKey?: SecretKeyRef | undefined;
-        readonly readOnlyApiKey?: SecretKeyRef | undefined;
-        readonly enableTls?: boolean | undefined;
-      }
-    | undefined;
-  readonly logLevel?: DatabaseLogLevel | undefined;
-  readonly tls?: { readonly cert: SecretKeyRef; readonly key: SecretKeyRef } | undefined;
-  readonly inference?: { readonly enabled: boolean } | undefined;
-}
-
-/** What a caller sends: repeated fields may be omitted; `lastModifiedAt` is server-set. */
-export interface ClusterConfigurationInput {
-  readonly numberOfNodes: number;
-  /** `vX.Y.Z` or `latest`. */
-  readonly version?: string | undefined;
-  /** A booking package id (UUID). */
-  readonly packageId: string;
-  /** Extra disk in GiB. */
-  readonly additionalResources?: { readonly disk: number } | undefined;
-  readonly databaseConfiguration?: DatabaseConfiguration | undefined;
-  readonly nodeSelector?: readonly KeyValue[] | undefined;
-  readonly tolerations?: readonly Toleration[] | undefined;
-  readonly annotations?: readonly KeyValue[] | undefined;
-  readonly allowedIpSourceRanges?: readonly string[] | undefined;
-  readonly serviceType?: ClusterServiceType | undefined;
-  readonly serviceAnnotations?: readonly KeyValue[] | undefined;
-  readonly podLabels?: readonly KeyValue[] | undefined;
-  readonly reservedCpuPercentage?: number | undefined;
-  readonly reservedMemoryPercentage?: number | undefined;
-  readonly gpuType?: ClusterGpuType | undefined;
-  readonly restartPolicy?: ClusterRestartPolicy | undefined;
-  readonly rebalanceStrategy?: ClusterRebalanceStrategy | undefined;
-  readonly topologySpreadConstraints?: readonly TopologySpreadConstraint[] | undefined;
-  readonly clusterStorageConfiguration?: { readonly storageTierType: StorageTierType } | undefined;
-}
-
-export interface ClusterConfiguration extends ClusterConfigurationInput {
-  readonly lastModifiedAt?: string | undefined;
-  readonly nodeSelector: readonly KeyValue[];
-  readonly tolerations: readonly Toleration[];
-  readonly annotations: readonly KeyValue[];
-  readonly allowedIpSourceRanges: readonly string[];
-  readonly serviceAnnotations: readonly KeyValue[];
-  readonly podLabels: readonly KeyValue[];
-  readonly topologySpreadConstraints: readonly TopologySpreadConstraint[];
-}
-
-export interface ClusterNodeResources {
-  readonly base: number;
-  readonly complimentary: number;
-  readonly additional: number;
-  readonly reserved: number;
-  readonly available: number;
-}
-
-export interface ClusterNodeInfo {
-  readonly name: string;
-  readonly startedAt?: string | undefined;
-  readonly version: string;
-  readonly endpoint: string;
-  readonly state: ClusterNodeState;
-}
-
-export interface ClusterState {
-  readonly version: string;
-  readonly nodesUp: number;
-  readonly restartedAt?: string | undefined;
-  readonly phase: ClusterPhase;
-  readonly reason: string;
-  readonly endpoint?: { readonly url: string; readonly restPort: number; readonly grpcPort: number } | undefined;
-  readonly resources?:
-    | {
-        readonly disk?: ClusterNodeResources | undefined;
-        readonly ram?: ClusterNodeResources | undefined;
-        readonly cpu?: ClusterNodeResources | undefined;
-      }
-    | undefined;
-  readonly scalabilityInfo?:
-    | { readonly status: ClusterScalabilityStatus; readonly reason?: string | undefined }
-    | undefined;
-  readonly nodes: readonly ClusterNodeInfo[];
-  readonly jwtRbac: boolean;
-}
+/** What a caller sends: the size and the package; `lastModifiedAt` is server-set. */
+export type ClusterConfigurationInput = Omit<
+  Sent<'cluster.v1.ClusterConfiguration', 'numberOfNodes' | 'packageId'>,
+  'lastModifiedAt'
+>;
+export type ClusterConfiguration = Answered<'cluster.v1.ClusterConfiguration'>;
+export type ClusterNodeResources = Answered<'cluster.v1.ClusterNodeResources'>;
+export type ClusterNodeInfo = Answered<'cluster.v1.ClusterNodeInfo'>;
+export type ClusterState = Answered<'cluster.v1.ClusterState'>;
 
 /** CreateCluster's object: id, timestamps and state are server-set. */
-export interface ClusterInput {
-  readonly accountId: string;
-  readonly name: string;
-  /** A platform cloud provider id, or `hybrid`. */
-  readonly cloudProviderId: string;
-  /** A region id of that provider; for `hybrid`, the hybrid cloud environment id. */
-  readonly cloudProviderRegionId: string;
-  readonly labels?: readonly KeyValue[] | undefined;
-  readonly configuration: ClusterConfigurationInput;
-}
+export type ClusterInput = Pick<
+  Sent<'cluster.v1.Cluster', 'accountId' | 'name' | 'cloudProviderId' | 'cloudProviderRegionId'>,
+  'accountId' | 'name' | 'cloudProviderId' | 'cloudProviderRegionId' | 'labels'
+> & { readonly configuration: ClusterConfigurationInput };
 
 /** UpdateCluster's object: the whole cluster (no field mask), state left out. */
-export interface ClusterUpdate extends ClusterInput {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly deletedAt?: string | undefined;
-}
+export type ClusterUpdate = ClusterInput & Pick<Sent<'cluster.v1.Cluster', 'id'>, 'id' | 'createdAt' | 'deletedAt'>;
 
-export interface Cluster {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly accountId: string;
-  readonly name: string;
-  /** Set once the cluster is marked for deletion. */
-  readonly deletedAt?: string | undefined;
-  readonly cloudProviderId: string;
-  readonly cloudProviderRegionId: string;
-  readonly labels: readonly KeyValue[];
-  readonly configuration: ClusterConfiguration;
-  readonly state?: ClusterState | undefined;
-}
+export type Cluster = Answered<'cluster.v1.Cluster', (typeof CLUSTER)[number]>;
 
 /** A cluster answer is found by its id and is of no use without its configuration. */
-const CLUSTER = ['id', 'configuration'];
+const CLUSTER = ['id', 'configuration'] as const;
 
 /** Of one account, by id. */
 interface ClusterRef {

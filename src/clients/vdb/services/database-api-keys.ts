@@ -2,55 +2,28 @@
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, nothing, one, ServiceCalls, type Sender } from '../calls.js';
 import type { VdbCallOptions } from '../config.js';
+import { type Answered, type Sent, VDB_ENUMS, type VdbEnum } from '../messages.js';
 import { SharedListings } from '../shared-listing.js';
 
-export const GLOBAL_ACCESS_TYPES = [
-  'GLOBAL_ACCESS_RULE_ACCESS_TYPE_UNSPECIFIED',
-  'GLOBAL_ACCESS_RULE_ACCESS_TYPE_READ_ONLY',
-  'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE',
-] as const;
-export type GlobalAccessType = (typeof GLOBAL_ACCESS_TYPES)[number];
+export const GLOBAL_ACCESS_TYPES = VDB_ENUMS['cluster.auth.v2.GlobalAccessRuleAccessType'];
+export type GlobalAccessType = VdbEnum<'cluster.auth.v2.GlobalAccessRuleAccessType'>;
+export const COLLECTION_ACCESS_TYPES = VDB_ENUMS['cluster.auth.v2.CollectionAccessRuleAccessType'];
+export type CollectionAccessType = VdbEnum<'cluster.auth.v2.CollectionAccessRuleAccessType'>;
 
-export const COLLECTION_ACCESS_TYPES = [
-  'COLLECTION_ACCESS_RULE_ACCESS_TYPE_UNSPECIFIED',
-  'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_ONLY',
-  'COLLECTION_ACCESS_RULE_ACCESS_TYPE_READ_WRITE',
-] as const;
-export type CollectionAccessType = (typeof COLLECTION_ACCESS_TYPES)[number];
+/** One global rule or one collection's: at most one of the two members is set. */
+export type AccessRule = Answered<'cluster.auth.v2.AccessRule'>;
 
-/** Exactly one of the two members is set. */
-export type AccessRule =
-  | { readonly globalAccess: { readonly accessType: GlobalAccessType }; readonly collectionAccess?: undefined }
-  | {
-      readonly collectionAccess: { readonly collectionName: string; readonly accessType: CollectionAccessType };
-      readonly globalAccess?: undefined;
-    };
+/** A key as created: `expiresAt` RFC 3339 (absent: never expires); one global rule, or collection rules. */
+export type DatabaseApiKeyInput = Pick<
+  Sent<'cluster.auth.v2.DatabaseApiKey', 'accountId' | 'clusterId' | 'name' | 'accessRules'>,
+  'accountId' | 'clusterId' | 'name' | 'expiresAt' | 'accessRules'
+>;
 
-export interface DatabaseApiKeyInput {
-  readonly accountId: string;
-  readonly clusterId: string;
-  readonly name: string;
-  /** RFC 3339; absent = never expires. */
-  readonly expiresAt?: string | undefined;
-  /** One global rule, or up to 20 collection rules. */
-  readonly accessRules: readonly AccessRule[];
-}
-
-export interface DatabaseApiKey {
-  readonly id: string;
-  readonly accountId: string;
-  readonly createdAt?: string | undefined;
-  readonly clusterId: string;
-  readonly name: string;
-  readonly expiresAt?: string | undefined;
-  readonly accessRules: readonly AccessRule[];
-  /** Empty when created by a management key. */
-  readonly createdByEmail: string;
-  /** The last characters of the secret. */
-  readonly postfix: string;
-  /** The secret: only the create response carries it; "" elsewhere. */
-  readonly key: string;
-}
+/**
+ * A key: `createdByEmail` is empty when a management key made it, `postfix` the secret's last
+ * characters, `key` the secret, which only the create response carries ("" elsewhere).
+ */
+export type DatabaseApiKey = Answered<'cluster.auth.v2.DatabaseApiKey'>;
 
 export type DatabaseApiKeysApi = ReturnType<typeof databaseApiKeysApi>;
 

@@ -1,65 +1,26 @@
 /** IAMService (iam.v1): roles, their permissions, and the roles of a user. */
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, nothing, one, ServiceCalls, type Sender } from '../calls.js';
+import { type Answered, type Sent, VDB_ENUMS, type VdbEnum } from '../messages.js';
 
-export const ROLE_TYPES = ['ROLE_TYPE_UNSPECIFIED', 'ROLE_TYPE_SYSTEM', 'ROLE_TYPE_CUSTOM'] as const;
-export type RoleType = (typeof ROLE_TYPES)[number];
+export const ROLE_TYPES = VDB_ENUMS['iam.v1.RoleType'];
+export type RoleType = VdbEnum<'iam.v1.RoleType'>;
+export const SYSTEM_ROLE_SUB_TYPES = VDB_ENUMS['iam.v1.SystemRoleSubType'];
+export type SystemRoleSubType = VdbEnum<'iam.v1.SystemRoleSubType'>;
+export const USER_STATUSES = VDB_ENUMS['iam.v1.UserStatus'];
+export type UserStatus = VdbEnum<'iam.v1.UserStatus'>;
 
-export const SYSTEM_ROLE_SUB_TYPES = [
-  'SYSTEM_ROLE_SUB_TYPE_UNSPECIFIED',
-  'SYSTEM_ROLE_SUB_TYPE_OWNER',
-  'SYSTEM_ROLE_SUB_TYPE_ADMIN',
-  'SYSTEM_ROLE_SUB_TYPE_BASE',
-] as const;
-export type SystemRoleSubType = (typeof SYSTEM_ROLE_SUB_TYPES)[number];
+/** A permission: its value (`read:backups`) and category (`Cluster`, `Account`). */
+export type Permission = Answered<'iam.v1.Permission'>;
 
-export const USER_STATUSES = [
-  'USER_STATUS_UNSPECIFIED',
-  'USER_STATUS_ACTIVE',
-  'USER_STATUS_BLOCKED',
-  'USER_STATUS_DELETED',
-] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
-
-export interface Permission {
-  /** e.g. `read:backups`. */
-  readonly value: string;
-  /** e.g. `Cluster`, `Account`. */
-  readonly category?: string | undefined;
-}
-
-export interface RoleInput {
-  readonly accountId: string;
-  readonly name: string;
-  readonly description?: string | undefined;
-  /** Only the values are sent; the server fills the categories. At least one. */
+/** A custom role as created: its permissions by value only (the server fills the categories). */
+export interface RoleInput
+  extends Pick<Sent<'iam.v1.Role', 'accountId' | 'name'>, 'accountId' | 'name' | 'description'> {
   readonly permissions: readonly string[];
 }
-
-export interface RoleUpdate extends RoleInput {
-  readonly id: string;
-}
-
-export interface Role {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly lastModifiedAt?: string | undefined;
-  readonly accountId: string;
-  readonly name: string;
-  readonly description: string;
-  readonly roleType: RoleType;
-  readonly permissions: readonly Permission[];
-  readonly subType?: SystemRoleSubType | undefined;
-}
-
-export interface User {
-  readonly id: string;
-  readonly createdAt?: string | undefined;
-  readonly lastModifiedAt?: string | undefined;
-  readonly email: string;
-  readonly status: UserStatus;
-  readonly defaultAccountId: string;
-}
+export type RoleUpdate = RoleInput & { readonly id: string };
+export type Role = Answered<'iam.v1.Role'>;
+export type User = Answered<'iam.v1.User'>;
 
 /** The role message of a create or an update: always a custom role, its permissions by value. */
 function roleMessage(input: RoleInput) {

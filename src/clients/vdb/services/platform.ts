@@ -1,26 +1,11 @@
 /** PlatformService (platform.v1): the cloud providers and regions clusters run in. */
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, one, ServiceCalls, type Sender } from '../calls.js';
+import type { Answered } from '../messages.js';
 
-export interface CloudProvider {
-  readonly id: string;
-  readonly name: string;
-  readonly freeTier: boolean;
-  readonly available: boolean;
-}
-
-export interface CloudProviderRegion {
-  readonly id: string;
-  readonly name: string;
-  readonly freeTier: boolean;
-  readonly available: boolean;
-  /** The provider id. */
-  readonly provider: string;
-  readonly countryIsoCode?: string | undefined;
-  readonly geographicalSubRegion?: string | undefined;
-  readonly namespace?: string | undefined;
-  readonly capabilities?: { readonly volumeSnapshot: boolean; readonly volumeExpansion: boolean } | undefined;
-}
+export type CloudProvider = Answered<'platform.v1.CloudProvider'>;
+/** A region; `provider` is its provider's id. */
+export type CloudProviderRegion = Answered<'platform.v1.CloudProviderRegion'>;
 
 export type PlatformApi = ReturnType<typeof platformApi>;
 

@@ -15,6 +15,7 @@ import type {
   ClusterServiceType,
   ClusterState,
   DatabaseConfiguration,
+  DatabaseConfigurationInput,
   DatabaseLogLevel,
   SecretKeyRef,
   WhenUnsatisfiable,
@@ -65,7 +66,7 @@ export const tlsAsWritten = (tls: TlsModel) => ({
   ...(tls.key[0] ? { key: secretRefToApi(tls.key) } : {}),
 });
 
-function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseConfiguration {
+function databaseConfigurationToApi(db: DatabaseConfigurationModel): DatabaseConfigurationInput {
   const collection = db.collection[0];
   const performance = db.storage[0]?.performance[0];
   const service = db.service[0];
