@@ -21,7 +21,7 @@
 // dist/proto/vdb-descriptor.json, loaded by src/wire/vdb-proto.ts (client and emulator).
 //
 // Usage: node scripts/build-proto.mjs [--vdb-out <file>]
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
@@ -79,32 +79,19 @@ function collectServices(namespace) {
   });
 }
 
-// The vdb management API: every .proto under proto/vdb, imports resolved from proto/.
-function vdbProtoFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) return vdbProtoFiles(path);
-      return entry.name.endsWith('.proto') ? [path] : [];
-    })
-    .sort();
-}
-
 function vdbOutputPath(argv) {
   const i = argv.indexOf('--vdb-out');
   if (i >= 0 && argv[i + 1]) return resolve(argv[i + 1]);
   return join(repoRoot, 'dist', 'proto', 'vdb-descriptor.json');
 }
 
-// The compiled rules module (tsc runs first): the annotations' import, the rules' descriptors and table.
-const { descriptorWithoutRules, rootWithValidateImport, rulesDescriptorSet, rulesTable, rulesBytes } = await import(
+// The compiled modules (tsc runs first): the loader the client and emulator use when there is no descriptor
+// (every .proto under proto/vdb, imports resolved from proto/), the rules' descriptors and table.
+const { descriptorWithoutRules, rulesDescriptorSet, rulesTable, rulesBytes } = await import(
   join(repoRoot, 'dist', 'src', 'wire', 'vdb-rules.js')
 );
-const resolveDefault = protobuf.Root.prototype.resolvePath;
-const vdbRoot = rootWithValidateImport((origin, target) =>
-  target.startsWith('vdb/') ? join(protoDir, target) : resolveDefault.call(vdbRoot, origin, target),
-);
-vdbRoot.loadSync(vdbProtoFiles(join(protoDir, 'vdb')), { keepCase: true });
+const { loadFromProtoDir } = await import(join(repoRoot, 'dist', 'src', 'wire', 'vdb-proto.js'));
+const vdbRoot = loadFromProtoDir(protoDir);
 vdbRoot.resolveAll();
 
 const vdbOut = vdbOutputPath(process.argv.slice(2));

@@ -47,7 +47,10 @@ const SCALARS = {
   float: 'number',
 };
 
-/** proto/vdb/** parsed, imports `vdb/...` resolved against `protoDir`. */
+/**
+ * proto/vdb/** parsed, imports `vdb/...` resolved against `protoDir`, as src/wire/vdb-proto.ts's
+ * loadFromProtoDir does: this runs before the compiler, so it cannot load that module.
+ */
 export function loadRoot(protoDir) {
   const validateImport = 'buf/validate/validate.proto';
   const root = new protobuf.Root();
