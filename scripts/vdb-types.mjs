@@ -31,11 +31,12 @@ export const jsonName = (field) => field.replace(/_([a-z0-9])/g, (_, letter) => 
 const shortName = (type) => type.fullName.replace(/^\.vdb\.cloud\./, '');
 
 const JSON_VALUE = 'VdbJson';
+const DURATION = 'VdbDuration';
 /** The longest line the generated module holds, as for every module of src/ (test/invariants/line-length.test.ts). */
 const MAX_LINE = 120;
 const WELL_KNOWN = {
   '.google.protobuf.Timestamp': () => 'string',
-  '.google.protobuf.Duration': () => '{ readonly seconds: number; readonly nanos: number }',
+  '.google.protobuf.Duration': () => DURATION,
   '.google.protobuf.Struct': () => `{ readonly [key: string]: ${JSON_VALUE} }`,
   '.google.protobuf.Empty': () => 'Record<string, never>',
 };
@@ -171,6 +172,9 @@ export function generate(root) {
     '',
     `/** A JSON value, as a google.protobuf.Struct holds one. */`,
     `export type ${JSON_VALUE} = string | number | boolean | null | ${JSON_VALUE}[] | { [key: string]: ${JSON_VALUE} };`,
+    '',
+    '/** google.protobuf.Duration, exact: nanos 0–999 999 999, of the same sign as seconds. */',
+    `export interface ${DURATION} {\n  readonly seconds: number;\n  readonly nanos: number;\n}`,
     '',
     "/** Each enum's value names, in proto order (UNSPECIFIED first). */",
     `export const VDB_ENUMS = {\n${enumEntries.join('\n')}\n} as const;`,

@@ -5,7 +5,7 @@
  */
 import type { VdbAnswers, VdbSends } from '../../wire/vdb-messages.js';
 
-export { VDB_ENUMS, type VdbEnum, type VdbJson } from '../../wire/vdb-messages.js';
+export { VDB_ENUMS, type VdbDuration, type VdbEnum, type VdbJson } from '../../wire/vdb-messages.js';
 
 /** `Keys` of `T`, always there and never undefined. */
 type Carrying<T, Keys extends keyof T> = T & { readonly [K in Keys]-?: Exclude<T[K], undefined> };
