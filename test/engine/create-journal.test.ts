@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { CreateJournal, digest, journalPlace } from '../../packages/framework/src/engine/journal/index.js';
+import { backendOf, CreateJournal, digest, journalPlace } from '../../packages/framework/src/engine/journal/index.js';
 import {
   EXPIRY_MS,
   recordId,
@@ -55,30 +55,71 @@ describe('engine: the create journal on disk', function () {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('lives in TF_DATA_DIR (default .terraform) of the working directory, per workspace', () => {
+  it('lives in TF_DATA_DIR (default .terraform) of the working directory, per state: its workspace and its backend', () => {
+    const local = (cwd: string, workspace?: string) => backendOf(join(cwd, '.terraform'), cwd, workspace).state;
     expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, '/w').root).to.equal(
-      '/w/.terraform/keel-creates/sec/default',
+      `/w/.terraform/keel-creates/sec/default~${local('/w')}`,
     );
     expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_DATA_DIR: 'data' }, '/w').root).to.equal(
-      '/w/data/keel-creates/sec/default',
+      `/w/data/keel-creates/sec/default~${local('/w')}`,
     );
     expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_DATA_DIR: '/abs' }, '/w').root).to.equal(
-      '/abs/keel-creates/sec/default',
+      `/abs/keel-creates/sec/default~${local('/w')}`,
     );
-    expect(journalPlace({ namespace: 'keel', name: 'vdb' }, { TF_WORKSPACE: 'prod' }, '/w')).to.deep.equal({
-      root: '/w/.terraform/keel-creates/vdb/prod',
+    const prod = journalPlace({ namespace: 'keel', name: 'vdb' }, { TF_WORKSPACE: 'prod' }, '/w');
+    expect(prod).to.deep.include({
+      root: `/w/.terraform/keel-creates/vdb/prod~${local('/w', 'prod')}`,
       workspace: 'prod',
-      base: '/w/.terraform/keel-creates',
+    });
+    expect(prod.state).to.deep.equal({
+      workspace: 'prod',
+      backend: backendOf('/w/.terraform', '/w').backend,
+      state: local('/w', 'prod'),
+      where: 'the local backend at /w/terraform.tfstate.d/prod/terraform.tfstate',
     });
     // Named by the provider's address: another provider's records are its own namespace's.
     expect(journalPlace({ namespace: 'acme', name: 'kv' }, {}, '/w').root).to.equal(
-      '/w/.terraform/acme-creates/kv/default',
+      `/w/.terraform/acme-creates/kv/default~${local('/w')}`,
     );
     mkdirSync(join(dir, '.terraform'));
     writeFileSync(join(dir, '.terraform', 'environment'), 'staging');
     expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, dir).workspace).to.equal('staging');
     expect(journalPlace({ namespace: 'keel', name: 'sec' }, { TF_WORKSPACE: '../x' }, '/w').root).to.match(
-      /keel-creates\/sec\/___x-[0-9a-f]{8}$/,
+      /keel-creates\/sec\/___x-[0-9a-f]{8}~[0-9a-f]{12}$/,
+    );
+  });
+
+  it('a state is its backend as `terraform init` recorded it: the key or address names it, credentials do not, two local state files are two states', () => {
+    const backend = (config: Record<string, unknown>, type = 'http', cwd = dir) => {
+      writeFileSync(
+        join(dir, '.terraform', 'terraform.tfstate'),
+        JSON.stringify({ version: 3, backend: { type, config, hash: 1 } }),
+      );
+      return backendOf(join(dir, '.terraform'), cwd);
+    };
+    mkdirSync(join(dir, '.terraform'));
+    const prod = backend({ address: 'https://ci.example/state/prod', username: 'u', password: 'p1' });
+    const preview = backend({ address: 'https://ci.example/state/preview', username: 'u', password: 'p1' });
+    expect(prod.backend, 'another key, another state').to.not.equal(preview.backend);
+    expect(
+      backend({ address: 'https://ci.example/state/prod', username: 'u2', password: 'rotated', retry_max: 9 }).backend,
+      'the same state whatever its credentials and retries',
+    ).to.equal(prod.backend);
+    expect(prod.where).to.equal('the http backend at https://ci.example/state/prod');
+    expect(
+      backend({ address: 'https://user:secret@ci.example/state/prod?token=t' }).where,
+      'no credential in what a message says',
+    ).to.equal('the http backend at https://ci.example/state/prod');
+    expect(backend({ bucket: 'b', key: 'env/prod.tfstate', access_key: 'AK' }, 's3').where).to.equal(
+      'the s3 backend at s3://b/env/prod.tfstate',
+    );
+    expect(backend({ bucket: 'b', key: 'a' }, 's3').backend).to.not.equal(
+      backend({ bucket: 'b', key: 'b' }, 's3').backend,
+    );
+    // Local state files relative to two working directories are two states; one absolute path is one.
+    expect(backend({}, 'local', '/one').state).to.not.equal(backend({}, 'local', '/two').state);
+    expect(backend({ path: '/shared/s.tfstate' }, 'local', '/one').state).to.equal(
+      backend({ path: '/shared/s.tfstate' }, 'local', '/two').state,
     );
   });
 
@@ -180,28 +221,35 @@ describe('engine: the create journal on disk', function () {
     expect(next.takeProblem()).to.include(`read every line of the log ${handle!.log}`);
   });
 
-  it('a log stays while a record of it waits for a run to show its object; the listing after removes it', async () => {
+  it('an orderly shutdown ends the records of what its run handed over, noting them held; a record still waiting keeps its log until a run shows its object', async () => {
     const apply = journalIn(dir);
-    const answered = await apply.sent(entry(1), []);
-    await apply.answered(answered, 'obj-1', false);
-    await apply.finish(answered, 'returned');
+    const returned = await apply.sent(entry(1), []);
+    await apply.answered(returned, 'obj-1', false);
+    await apply.finish(returned, 'returned');
+    // Answered, but its result never reached the client (the call was cancelled): kept for the next run.
+    const kept = await apply.sent(entry(3), []);
+    await apply.answered(kept, 'obj-3', false);
+    await apply.finish(kept, 'kept');
     await apply.finish(await apply.sent(entry(2), []), 'dropped');
     await apply.ended();
     const [log] = files(dir).filter((n) => n.startsWith('l~'));
-    expect(log, 'its answered record waits').to.be.a('string');
-    expect(recordsIn(apiDir(dir)).map((r) => r.name)).to.deep.equal([answered!.name]);
+    expect(log, 'its kept record waits').to.be.a('string');
+    expect(recordsIn(apiDir(dir)).map((r) => r.name)).to.deep.equal([kept!.name]);
+    expect(readFileSync(join(apiDir(dir), 'owned'), 'utf8'), 'what it handed over is the state’s').to.match(
+      new RegExp(`^s \\{"workspace":"default",.*\\}\nh fake_thing ${digest('obj-1')}\n$`),
+    );
 
     const plan = journalIn(dir);
-    plan.seen('fake_thing', 'obj-1', 'tracked');
+    plan.seen('fake_thing', 'obj-3', 'tracked');
     await plan.flush();
     expect(readFileSync(join(apiDir(dir), log!), 'utf8')).to.include(
-      `{"over":"${answered!.name.split('~')[5]!.replace('.json', '')}"}`,
+      `{"over":"${kept!.name.split('~')[5]!.replace('.json', '')}"}`,
     );
     expect(recordsIn(apiDir(dir))).to.deep.equal([]);
     await plan.ended();
 
     const next = journalIn(dir);
-    expect(await next.openRecords(entry(1))).to.deep.equal([]);
+    expect(await next.openRecords(entry(3))).to.deep.equal([]);
     await next.flush();
     expect(
       files(dir).filter((n) => n.startsWith('l~')),

@@ -19,7 +19,8 @@ import { HostView } from '../../packages/framework/src/engine/host/index.js';
 import type { CreateRecoveryOptions } from '../../packages/framework/src/engine/creates/index.js';
 import { proposedNew } from '../../packages/framework/src/engine/checks/index.js';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiError } from '../../packages/framework/src/wire/api-error.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { recordsUnder } from '../support/create-records.js';
@@ -158,6 +159,18 @@ export interface RunOptions {
   readonly clientRun?: string;
   /** Whether the platform keeps the name unique (HTTP 409 for a second). */
   readonly uniqueNames?: boolean;
+  /**
+   * The backend `terraform init` recorded in the data directory (`.terraform/terraform.tfstate`), as
+   * `-backend-config` gives it: none is the `local` backend, whose state file is in the working directory.
+   */
+  readonly backend?: { readonly type: string; readonly config: Record<string, unknown> };
+}
+
+/** What `terraform init` writes of the backend into the data directory of `dir`. */
+export function initBackend(dir: string, backend: NonNullable<RunOptions['backend']>): void {
+  mkdirSync(join(dir, '.terraform'), { recursive: true });
+  const recorded = { version: 3, serial: 1, lineage: 'x', backend: { ...backend, hash: 1 } };
+  writeFileSync(join(dir, '.terraform', 'terraform.tfstate'), JSON.stringify(recorded));
 }
 
 /** One run of Terraform in the working directory: a provider process with its own clock. */
@@ -170,6 +183,7 @@ export class Run {
     dir: string,
     private readonly options: RunOptions,
   ) {
+    if (options.backend) initBackend(dir, options.backend);
     const env = options.workspace ? { TF_WORKSPACE: options.workspace } : {};
     const place = options.records === false ? null : journalPlace({ namespace: 'acme', name: 'fake' }, env, dir);
     this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? Date.now());

@@ -48,7 +48,14 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
       'An earlier run was cut off while creating the thing named "x"',
     ]);
     const out = await next.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-    expect(out.diags.items).to.deep.equal([]);
+    expect(
+      out.diags.items.map((d) => d.summary),
+      'said in the apply',
+    ).to.deep.equal(['Took over t-1, which a cut-off run made']);
+    expect(out.diags.items[0]!.detail)
+      .to.include('An earlier run of this state was cut off')
+      .and.match(/The record of that request \(r~fake_thing~[^,]+, provider process p~\d+~/)
+      .and.include('nothing was created');
     expect(out.state).to.deep.include({ id: 't-1', name: 'x' });
     expect(api.things.size).to.equal(1);
     expect(api.creates).to.equal(1);
@@ -77,7 +84,11 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     // Terraform was killed before it stored either: both resources plan creates again.
     const next = await Run.start(api, dir);
     const [a, b] = await Promise.all([next.create('twin'), next.create('twin')]);
-    expect([a.diags.items, b.diags.items]).to.deep.equal([[], []]);
+    const took = (out: typeof a) => out.diags.items.map((d) => d.summary);
+    expect([took(a), took(b)].flat().sort()).to.deep.equal([
+      'Took over t-1, which a cut-off run made',
+      'Took over t-2, which a cut-off run made',
+    ]);
     const ids = [(a.state as { id: string }).id, (b.state as { id: string }).id].sort();
     expect(ids).to.deep.equal(['t-1', 't-2']);
     expect(api.things.size).to.equal(2);
@@ -91,7 +102,7 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     const planRun = await Run.start(api, dir);
     await planRun.showTracked(stored.state!);
     const out = await (await Run.start(api, dir)).create('twin');
-    expect(out.diags.items).to.deep.equal([]);
+    expect(out.diags.items.map((d) => d.summary)).to.deep.equal(['Took over t-2, which a cut-off run made']);
     expect((out.state as { id: string }).id).to.equal('t-2');
     expect(api.things.size).to.equal(2);
   });
@@ -118,7 +129,7 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     const [d] = out.diags.items;
     expect(d).to.deep.include({ severity: 'error', summary: 'Create outcome unknown' });
     expect(d!.detail).to.include('t-1').and.include('foreign-2');
-    expect(d!.detail).to.include('An earlier run in this directory ended while its request to create');
+    expect(d!.detail).to.include('An earlier run of this state was cut off');
     expect(api.things.size).to.equal(2);
   });
 
@@ -133,22 +144,39 @@ describe('engine: a killed run loses nothing (the create journal)', function () 
     expect((out.state as { id: string }).id).to.not.equal(imported.id);
   });
 
-  it('an answer returned to Terraform, whose walk then ended, is adopted by the next run its state does not show it to (a remote backend that never got the state)', async () => {
-    const first = await Run.start(api, dir);
-    const made = await first.create('x');
-    expect(made.diags.items).to.deep.equal([]);
-    // Terraform shuts the provider down when its last resource is done; the backend may get the state
-    // later, or never (the job killed meanwhile): the shutdown says nothing of the state.
-    await first.engine.ended();
-    const next = await Run.start(api, dir);
-    const plan = await next.plan('x');
-    expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
-      'An earlier run was cut off while creating the thing named "x"',
-    ]);
-    const out = await next.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-    expect(out.diags.items).to.deep.equal([]);
-    expect((out.state as { id: string }).id, 'the object the first run made').to.equal('t-1');
-    expect(api.things.size).to.equal(1);
+  it('an answer handed to Terraform by a run that ended in order is no killed run’s: a later run of the state that does not hold it refuses it, the same with a plan between or not', async () => {
+    for (const planBetween of [false, true]) {
+      api = new Platform();
+      await removeRuns(dir);
+      dir = mkdtempSync(join(tmpdir(), 'keel-killed-'));
+      const first = await Run.start(api, dir, { clientRun: 'apply' });
+      const made = await first.create('x');
+      expect(made.diags.items).to.deep.equal([]);
+      // Terraform's orderly shutdown: what the walk handed over is the state's now.
+      await first.engine.ended();
+      expect(records(dir), 'its record ended').to.deep.equal([]);
+      if (planBetween) {
+        // A plan walk that still saw it, before `terraform state rm`.
+        const plan = await Run.start(api, dir, { clientRun: 'plan' });
+        await plan.showTracked(made.state!);
+        await plan.engine.ended();
+      }
+      // `terraform state rm`, then `terraform apply`: its plan walk shows nothing.
+      const next = await Run.start(api, dir, { clientRun: 'after' });
+      const plan = await next.plan('x');
+      expect(
+        plan.diags.items.map((d) => d.summary),
+        `plan between: ${planBetween}`,
+      ).to.not.include('An earlier run was cut off while creating the thing named "x"');
+      const apply = await Run.start(api, dir, { clientRun: 'after', applyWalk: true });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(out.diags.items.map((d) => d.summary)).to.deep.equal(['The thing named "x" exists already, untracked']);
+      expect(out.diags.items[0]!.detail)
+        .to.include("This state's notes say it held t-1")
+        .and.include('`terraform state rm`')
+        .and.not.include('It may be');
+      expect(api.things.size, `plan between: ${planBetween}`).to.equal(1);
+    }
   });
 
   it('an answer returned to Terraform ends its record once a later walk shows the object tracked, on any timing', async () => {

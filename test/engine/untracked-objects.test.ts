@@ -187,20 +187,21 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const plan = await (await Run.start(api, dir, { workspace: 'staging', uniqueNames: true })).plan('x');
       expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already']]);
       expect(plan.diags.items[0]!.detail)
-        .to.include('workspace "dev" of this directory')
+        .to.include('the state of workspace "dev" made or holds that object')
         .and.include('terraform.workspace');
     });
 
-    it('an object of this workspace whose create no walk has shown in a state since is its record’s: taken back, never made twice', async () => {
-      await devApplies();
-      // dev's state never showed it (a backend that never got the state, or a `state rm` before any plan).
-      const dev = await Run.start(api, dir, { workspace: 'dev' });
+    it('an object of this workspace whose apply ended in order and that its state no longer shows: refused, naming why, never taken back', async () => {
+      await devApplies('x', { clientRun: 'dev-apply' });
+      // dev's state does not hold it (a `state rm`, or a client killed after the shutdown, before it stored the state).
+      const dev = await Run.start(api, dir, { workspace: 'dev', clientRun: 'dev-again' });
       const plan = await dev.plan('x');
-      expect(summaries(plan.diags)).to.deep.equal([
-        ['warning', 'An earlier run was cut off while creating the thing named "x"'],
-      ]);
-      const out = await dev.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-      expect(idOf(out.state)).to.equal('t-1');
+      // The plan cannot know yet whether its walk shows the object (at another address): the apply decides.
+      expect(summaries(plan.diags)).to.deep.equal([]);
+      const apply = await Run.start(api, dir, { workspace: 'dev', clientRun: 'dev-again', applyWalk: true });
+      const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+      expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      expect(out.diags.items[0]!.detail).to.include("This state's notes say it held t-1");
       expect(api.things.size).to.equal(1);
     });
 
@@ -381,8 +382,13 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
             const plan = byName.get(name)!;
             const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
             const cause = out.diags.items.some((d) => d.detail.includes('taken out of it')) ? ' (taken out)' : '';
-            const said = summaries(out.diags).join('; ');
-            const done = out.state !== null && idOf(out.state) === killedIds[name] ? 'taken back' : 'created';
+            // Taking an object over is said in the apply's own output; it is no verdict of its own.
+            const took = out.diags.items.some((d) => d.summary.startsWith('Took over '));
+            const said = summaries(out.diags)
+              .filter(([, summary]) => !summary!.startsWith('Took over '))
+              .join('; ');
+            const back = out.state !== null && idOf(out.state) === killedIds[name];
+            const done = back ? (took ? 'taken back' : 'taken back silently') : 'created';
             verdicts[name] = `plan: ${summaries(plan.diags).join('; ')} | apply: ${said || done}${cause}`;
           });
         }),
@@ -558,7 +564,8 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
           const summary = `The thing named "x" exists already${uniqueNames ? '' : ', untracked'}`;
           expect(summaries(out.diags)).to.deep.equal([['error', summary]]);
           expect(out.diags.items[0]!.detail)
-            .to.include("This workspace's notes say its state held t-1, and this run's state does not")
+            .to.include("This state's notes say it held t-1 (a walk of it showed it")
+            .and.include("and this run's state does not")
             .and.include('`terraform state rm`')
             .and.include('`terraform workspace delete` and the workspace made again')
             .and.include('an `import` block with `id = "t-1"`');
@@ -756,11 +763,13 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
     const cache = mkdtempSync(join(tmpdir(), 'keel-records-'));
     try {
       const settings = { untrackedObjects: 'refuse' as const, recordsDir: cache };
-      await (await Run.start(api, dir, { settings })).createKilled('x', 'killed-after');
+      // The state in a remote backend both runners' `terraform init` recorded.
+      const backend = { type: 'http', config: { address: 'https://state.example/infra' } };
+      await (await Run.start(api, dir, { settings, backend })).createKilled('x', 'killed-after');
       expect(records(dir), 'nothing in the data directory').to.deep.equal([]);
       const fresh = mkdtempSync(join(tmpdir(), 'keel-fresh-'));
       try {
-        const run = await Run.start(api, fresh, { settings });
+        const run = await Run.start(api, fresh, { settings, backend });
         const plan = await run.plan('x');
         expect(plan.diags.items.map((d) => d.summary)).to.deep.equal([
           'An earlier run was cut off while creating the thing named "x"',
@@ -801,8 +810,8 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       .with.property('path')
       .that.deep.equals([{ attr: 'missing_references' }]);
     expect(() => createSettingsOf({ ...none, create_records_dir: ' ' }, {}, 'SEC')).to.throw('is set but empty');
-    expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, dir).root).to.equal(
-      join(dir, '.terraform', 'keel-creates', 'sec', 'default'),
+    expect(journalPlace({ namespace: 'keel', name: 'sec' }, {}, dir).root).to.match(
+      new RegExp(`^${join(dir, '.terraform', 'keel-creates', 'sec', 'default')}~[0-9a-f]{12}$`),
     );
   });
 });

@@ -43,7 +43,7 @@ import { describe, messageOf } from './create-messages.js';
 import { createEntry } from './create-records.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
-import { type CreateEntry, digest, notesName, type OtherRecord } from '../journal/index.js';
+import { type CreateEntry, digest, notesName, type OtherRecord, stateLabel } from '../journal/index.js';
 import { heldElsewhere, verdictOn, type Pending, type Verdict } from './lookalike-verdicts.js';
 import { differencesFromPlan } from '../plan/index.js';
 import { StateHoldings } from './state-holdings.js';
@@ -80,9 +80,10 @@ export class CreateLookalikes<C> {
       // Each summary names its object: Terraform folds warnings of one summary into the first.
       diags.warning(
         `An earlier run was cut off while creating ${what}`,
-        `A run in this directory ended while its request to create ${what} was out, and no run since showed ` +
-          'what it made. The apply looks for that object before sending anything: it adopts it when the record ' +
-          "proves it is that run's, or stops and names it with the command that adopts it.",
+        `A run of this state was cut off (its provider never got the client's orderly shutdown) while its ` +
+          `request to create ${what} was out, and no run since showed what it made. The apply looks for that ` +
+          "object before sending anything: it takes it over when the record proves it is that run's, and says so, " +
+          'or stops and names it with the command that adopts it.',
       );
       return;
     }
@@ -147,7 +148,8 @@ export class CreateLookalikes<C> {
     const entry = createEntry(r, plan, planned);
     const journal = this.ctx.journal;
     const notes = phase === 'plan' ? await journal.notesBeforeThisProcess() : await journal.allNotes();
-    const records = await this.ctx.journal.otherRecords();
+    const records = await journal.otherRecords();
+    const mine = journal.stateIdentity;
     const objects: Model[] = [];
     const removed: string[] = [];
     for (const o of unjudged) {
@@ -157,19 +159,23 @@ export class CreateLookalikes<C> {
       if (now === 'held') continue;
       // Held by a state, or held until a walk destroyed it (a census may be older than the destroy).
       const owners = notes.filter((n) => notesName(n, r.typeName, id));
-      const others = [
-        ...owners.filter((n) => n.workspace !== this.ctx.journal.workspaceName).map((n) => n.workspace),
-        ...records.filter((rec) => madeBy(rec, entry, id, unique)).map((rec) => rec.workspace),
-      ];
-      if (others.length > 0) {
-        // Another workspace's: made on purpose beside this one, unless the platform keeps the key unique.
-        if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, [...new Set(others)]));
-      } else if (owners.length === 0) objects.push(o);
-      else if (now === 'removed') {
-        // This state held it, and no longer does: taken out of it on purpose, as untracked as any.
+      const own = owners.some((n) => n.state.dir === journal.stateName);
+      if (own && now === 'removed') {
+        // This state held it, and no longer does: taken out of it (`state rm`, `removed`, `state mv`), the
+        // same verdict whatever another state did with it since.
         objects.push(o);
         removed.push(id);
+        continue;
       }
+      const others = [
+        ...owners.filter((n) => n.state.dir !== journal.stateName).map((n) => n.state),
+        ...records.filter((rec) => madeBy(rec, entry, id, unique)).map((rec) => rec.state),
+      ];
+      if (others.length > 0) {
+        // Another state's: made on purpose beside this one, unless the platform keeps the key unique.
+        const labels = [...new Set(others.map((state) => (mine ? stateLabel(state, mine) : state.workspace)))];
+        if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, labels));
+      } else if (!own) objects.push(o);
       // Else this state's own, at another address (a renamed key whose old object this apply destroys).
     }
     if (objects.length === 0 || diags.hasErrors) return undefined;
@@ -177,12 +183,9 @@ export class CreateLookalikes<C> {
     return { r, lookup, what, entry, objects, unique, removed, ...(planUnread ? { planUnread } : {}) };
   }
 
-  /** Whether records of another process match `entry` whose objects no walk has shown since. */
+  /** Whether records of a killed run of this state match `entry` (create-journal.ts killedRecords). */
   private async cutOff(entry: CreateEntry): Promise<boolean> {
-    const journal = this.ctx.journal;
-    if (!journal.usable || !(await journal.hasRecords(entry, { anySettings: true }))) return false;
-    const records = await journal.openRecords(entry, { anySettings: true });
-    return records.some((record) => !record.plannedAdoption && !journal.wroteItself(record));
+    return (await this.ctx.journal.killedRecords(entry, { anySettings: true })).length > 0;
   }
 
   /**

@@ -89,6 +89,25 @@ export interface Recovered {
   readonly record: RecordHandle;
   /** How the outcome was left unknown, for a message should it have to say so. */
   readonly lead: string;
+  /** Why the record proves the object is that request's, for the warning that says it was taken over. */
+  readonly proof: string;
+}
+
+/** The warning an apply gives for an object it took over instead of creating (createTracked). */
+export function adoptedWarning<C>(
+  r: ResourceDef<Fields, C>,
+  plan: ModelOf<Fields>,
+  recovered: Recovered,
+  id: string,
+): [string, string] {
+  const { content, name } = recovered.record;
+  const run = content.run === undefined ? '' : `, client run ${content.run}`;
+  return [
+    `Took over ${id}, which a cut-off run made`,
+    `${recovered.lead}. The record of that request (${name}, provider process ${content.process}${run}) proves ` +
+      `that it made ${id}: ${recovered.proof}. So this apply took ${id} over as ${describe(r, plan)} instead of ` +
+      'creating another; nothing was created.',
+  ];
 }
 
 /**
@@ -106,13 +125,12 @@ export async function recoverRecorded<C>(
   journal: CreateJournal,
   entry: CreateEntry,
 ): Promise<Recovered | null> {
-  if (!(await journal.hasRecords(entry))) return null;
-  // What a plan of an earlier release said the apply adopts (`untracked_objects = "adopt"`, retired) counts no more.
-  const records = (await journal.openRecords(entry)).filter((rec) => !rec.plannedAdoption);
+  // Only a killed run of this very state proves anything (create-journal.ts killedRecords).
+  const records = await journal.killedRecords(entry);
   if (records.length === 0) return null;
   const lead =
-    `An earlier run in this directory ended while its request to create ${describe(r, plan)} was out ` +
-    `(sent ${new Date(records[0]!.sentAt).toISOString()})`;
+    `An earlier run of this state was cut off (its provider never got the client's orderly shutdown) while its ` +
+    `request to create ${describe(r, plan)} was out (sent ${new Date(records[0]!.sentAt).toISOString()})`;
   let listed: readonly Model[];
   try {
     listed = await lookup.list(plan, ctx);
@@ -149,7 +167,7 @@ export async function recoverRecorded<C>(
     }
     if (!(await journal.claim(r.typeName, record.id))) continue;
     ctx.log.info('adopted the object a killed run had made, named by its answer', { id: record.id });
-    return { object, record: journal.resume(record), lead };
+    return { object, record: journal.resume(record), lead, proof: 'its answer, which the record holds, names it' };
   }
 
   // Requests without an answer: the rule of a lost answer, with what the records kept.
@@ -177,12 +195,26 @@ export async function recoverRecorded<C>(
   if (verdict.kind === 'unclear') throw unknownOutcome(r, plan, lead, verdict.why, verdict.holders);
   const id = lookup.importId(verdict.object);
   if (unknownWindow) throw unclearWithoutProcess(r, plan, lead, id);
+  // A request never answered may never have reached the platform: where it does not say when its objects
+  // are made, an object holding the key may be another's, made since by anyone.
+  if (!lookup.madeAt)
+    throw unknownOutcome(
+      r,
+      plan,
+      lead,
+      'That request was never answered, so it may never have reached the platform, and the platform does not say ' +
+        'when its objects are made: whether that request made this object, or another configuration or a person ' +
+        'made it since, cannot be told.',
+      [{ id, note: 'new since the earlier request' }],
+    );
   if (!(await journal.claim(r.typeName, id)))
     throw unknownOutcome(r, plan, lead, 'Another provider process took the object it made first.', [
       { id, note: 'another resource took it a moment ago' },
     ]);
   ctx.log.info('adopted the object a killed run had made, on the evidence of its record', { id });
-  return { object: verdict.object, record: journal.resume(waiting[0]!), lead };
+  const proof =
+    'it is the only object holding its key and settings made while that request was out that no state holds';
+  return { object: verdict.object, record: journal.resume(waiting[0]!), lead, proof };
 }
 
 function setAfter<C>(lookup: Lookup<C>): ReadonlySet<string> {

@@ -47,7 +47,7 @@ import {
 } from './create-evidence.js';
 import { type CreateJournal, notesHold, type RecordHandle } from '../journal/index.js';
 import { alreadyExists, capitalized, describe, heldByThisState, messageOf, unknownOutcome } from './create-messages.js';
-import { createEntry, recoverRecorded } from './create-records.js';
+import { adoptedWarning, createEntry, recoverRecorded } from './create-records.js';
 import type { Verdict as LookalikeVerdict } from './lookalike-verdicts.js';
 import type { StateNow } from './state-holdings.js';
 import { DiagnosticError } from '../diagnostics/index.js';
@@ -155,7 +155,7 @@ async function createWithEvidence<C>(
           const holders = await holdersForAdvice(lookup, plan, ctx);
           // This workspace's notes say its state holds the holder: a renamed key's old object, or the
           // one this resource replaces with create_before_destroy. Its own, not another's.
-          const mine = (await journal.allNotes()).find((n) => n.workspace === journal.workspaceName);
+          const mine = (await journal.allNotes()).find((n) => n.state.dir === journal.stateName);
           for (const h of holders) {
             const now = await books.stateNow?.(h.id);
             const own =
@@ -236,6 +236,8 @@ async function createWithEvidence<C>(
           `only in the answer that was lost, and Terraform asked the provider to stop before it could be replaced.`,
       );
     }
+    // Said in the apply's own output, beside the id Terraform prints: not a new object.
+    if (recovered && created === recovered.object) ctx.diags.warning(...adoptedWarning(r, plan, recovered, id));
     return created;
   }
 }

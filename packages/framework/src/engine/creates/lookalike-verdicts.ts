@@ -77,12 +77,21 @@ export function verdictOn<C>(
     }: then keep the records on a volume plan and apply share (${terms.settingName('create_records_dir')}), or, ` +
     'for a renamed key, add a `moved` block';
   const removedIds = p.removed ?? [];
+  const removedOne = removedIds.length === 1;
   const removed =
     removedIds.length === 0
       ? ''
-      : ` This ${terms.workspaceWord}'s notes say its ${terms.stateWord} held ${removedIds.join(', ')}, and ` +
-        `this run's ${terms.stateWord} does not: ${removedIds.length === 1 ? 'it was' : 'they were'} taken out ` +
-        `of it (${terms.stateRemoved}). That is untracked now, like any object no state holds: ${importIt}`;
+      : ` This ${terms.stateWord}'s notes say it held ${removedIds.join(', ')} (a walk of it showed ` +
+        `${removedOne ? 'it' : 'them'}, or an apply that ended in order made ${removedOne ? 'it' : 'them'}), and ` +
+        `this run's ${terms.stateWord} does not: ${removedOne ? 'it was' : 'they were'} taken out of it ` +
+        `(${terms.stateRemoved}), or that apply's client was killed after it, before it stored its ` +
+        `${terms.stateWord}.`;
+  // Every object's cause is known: this state held it. Else each likely cause is named, with its way out.
+  const allRemoved = removedIds.length === ids.length;
+  const takeBack =
+    ` If this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt} If ` +
+    `${removedOne ? 'it was' : 'they were'} taken out to be left alone, make this one differ in ${p.lookup.key}` +
+    (p.unique ? '.' : `, or create it beside with ${terms.setting('untracked_objects', 'create')}.`);
   if (ctx.host.command.targeted)
     return {
       severity: 'warning',
@@ -115,11 +124,12 @@ export function verdictOn<C>(
     return {
       severity: 'error',
       summary: `${what} exists already`,
-      detail:
-        `${found}${removed} The platform keeps ${p.lookup.key} unique, so a second one cannot be made. It may be ` +
-        `${killed} ` +
-        `Or it is another ${terms.workspaceWord}'s, configuration's or person's: then make this one differ in ` +
-        `${p.lookup.key}. Nothing was created.`,
+      detail: `${found}${removed} The platform keeps ${p.lookup.key} unique, so a second one cannot be made.${
+        allRemoved
+          ? takeBack
+          : ` It may be ${killed} Or it is another ${terms.workspaceWord}'s, configuration's or person's: then ` +
+            `make this one differ in ${p.lookup.key}.`
+      } Nothing was created.`,
     };
   if (creates)
     return {
@@ -140,16 +150,20 @@ export function verdictOn<C>(
   return {
     severity: 'error',
     summary: `${what} exists already, untracked`,
-    detail:
-      `${found}${removed}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, ` +
-      `another configuration's or a person's, made on purpose: then this one is a new object of its own. Make it ` +
-      `differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
-      `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +
-      `beside, and later plans do not ask again.${renamed} Nothing was created.`,
+    detail: allRemoved
+      ? `${found}${removed}${pulumiNote}${retired}${takeBack} Nothing was created.`
+      : `${found}${removed}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, ` +
+        `another configuration's or a person's, made on purpose: then this one is a new object of its own. Make it ` +
+        `differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
+        `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +
+        `beside, and later plans do not ask again.${renamed} Nothing was created.`,
   };
 }
 
-/** A unique key an object another workspace of this directory holds holds: the create cannot succeed. */
+/**
+ * A unique key an object of another state whose records are kept here holds: the create cannot succeed.
+ * `owners` name those states as a person finds them (journal-notes.ts stateLabel).
+ */
 export function heldElsewhere<C>(
   ctx: EngineContext<C>,
   lookup: Lookup<C>,
@@ -158,16 +172,15 @@ export function heldElsewhere<C>(
   owners: readonly string[],
 ): [string, string] {
   const { terms } = ctx;
-  const whose = owners.map((workspace) => `"${workspace}"`).join(', ');
   const word = terms.workspaceWord;
   const name = terms.isPulumi ? '`pulumi.getStack()`' : '`terraform.workspace`';
+  const whose = owners.map((label) => (terms.isPulumi ? label.replace(/^workspace "pulumi stack /, 'stack "') : label));
   return [
     `${capitalized(what)} exists already`,
-    `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: ` +
-      `${word}${owners.length > 1 ? 's' : ''} ${whose} of this directory made or hold${owners.length > 1 ? '' : 's'} ` +
-      `that object, so this ${word} ` +
-      `cannot make its own with the same ${lookup.key}. Give each ${word} its own (for example with the ${word}'s ` +
-      `name in it: ${name}). Nothing was created.`,
+    `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: the ${terms.stateWord} of ` +
+      `${whose.join(', ')} made or holds that object, so this ${terms.stateWord} cannot make its own with the same ` +
+      `${lookup.key}. Give each ${word} its own (for example with the ${word}'s name in it: ${name}). Nothing was ` +
+      'created.',
   ];
 }
 
@@ -182,7 +195,7 @@ function foundText<C>(ctx: EngineContext<C>, p: Pending<C>, objects: readonly Mo
   const holds = p.unique ? `the key of ${p.what}` : `the key of ${p.what} and every setting it reports`;
   return (
     `The platform already has ${one ? 'an object' : `${objects.length} objects`} that ${one ? 'holds' : 'hold'} ` +
-    `${holds}, and no ${ctx.terms.stateWord} this run read, nor any record of this directory, says whose ` +
-    `${one ? 'it is' : 'they are'}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}.`
+    `${holds}, and no ${ctx.terms.stateWord} this run read holds ${one ? 'it' : 'them'}: ${named.join(', ')}` +
+    `${more > 0 ? ` and ${more} more` : ''}.`
   );
 }

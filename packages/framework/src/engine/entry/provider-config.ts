@@ -49,16 +49,17 @@ export class ProviderConfiguration<C> {
           [attrStep('untracked_objects')],
         );
       // The records of creates are kept per API address (another configuration never reads them) and
-      // per workspace: Terraform's, or the Pulumi stack, whose engine stores each result as it gets it.
+      // per state: Terraform's backend and workspace as the client's run began with them, or the Pulumi
+      // stack, whose engine stores each result as it gets it; a test run keeps none.
       if (ctx.def.apiAddress) {
         const pulumi = ctx.host.isPulumi;
         const stack = pulumi ? ctx.host.command.stack : undefined;
-        ctx.journal.useApi(
-          ctx.def.apiAddress(ctx.client),
-          ctx.createSettings.recordsDir,
-          pulumi ? `pulumi stack ${stack ?? '(unnamed)'}` : undefined,
-          () => ctx.host.run,
-        );
+        ctx.journal.useApi(ctx.def.apiAddress(ctx.client), {
+          ...(ctx.createSettings.recordsDir ? { recordsDir: ctx.createSettings.recordsDir } : {}),
+          ...(pulumi ? { stack: `pulumi stack ${stack ?? '(unnamed)'}` } : {}),
+          run: () => ctx.host.run,
+          testing: ctx.host.command.testing === true,
+        });
         ctx.journal.hostHoldsOnReturn = pulumi;
       }
     } catch (err) {

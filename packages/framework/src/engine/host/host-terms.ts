@@ -95,7 +95,7 @@ export class HostTerms {
     if (this.isPulumi) return '`pulumi state delete`';
     const { program } = this;
     const deleted = `\`${program} workspace delete\` and the workspace made again`;
-    return `\`${program} state rm\`, a \`removed\` block, or ${deleted}`;
+    return `\`${program} state rm\`, a \`removed\` block, \`${program} state mv\` into another state, or ${deleted}`;
   }
 
   /** The command that plans, and the one that applies. */

@@ -36,6 +36,11 @@ export interface HostCommand {
   readonly savedPlan?: string;
   /** Pulumi's stack (its last name part), when the command, PULUMI_STACK or the selected stack names it. */
   readonly stack?: string;
+  /**
+   * A test run (`terraform test`, `tofu test`): its states are its own, made and destroyed by the run,
+   * so it neither takes over what a record says a killed run made nor leaves records another run reads.
+   */
+  readonly testing?: boolean;
 }
 
 /** What the bridge sends as Terraform's version when it configures a provider. */
@@ -136,6 +141,7 @@ export class HostView {
     const saved = command === 'apply' ? positional(argv.slice(at + 1))[0] : undefined;
     const destroyFlag = args.some((a) => /^--?destroy(=(1|t|T|TRUE|true|True))?$/.test(a));
     return {
+      ...(command === 'test' ? { testing: true } : {}),
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
       targeted: args.some((a) => /^--?target(=|$)/.test(a)),
       ...(saved !== undefined ? { appliesSavedPlan: true, savedPlan: resolve(this.cwd, saved) } : {}),

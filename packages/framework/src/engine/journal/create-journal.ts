@@ -77,9 +77,18 @@ export class CreateJournal extends JournalDirectory {
     this.process = new ProcessFile(now, (work) => this.track(work));
   }
 
-  /** Writes the record of a create about to be sent; null when it could not be written (the problem says why). */
+  /**
+   * The creates whose result went back to a client that stores it only when its walk is over
+   * (Terraform, OpenTofu): at its orderly shutdown they are its state's (`ended`).
+   */
+  private readonly handedOver: RecordHandle[] = [];
+
+  /**
+   * Writes the record of a create about to be sent; null when it could not be written (the problem says
+   * why), or for a test run, whose records no run reads.
+   */
   async sent(entry: CreateEntry, census: readonly string[]): Promise<RecordHandle | null> {
-    if (!this.dir || !this.place) return null;
+    if (!this.dir || !this.place || !this.state || this.readOnly) return null;
     this.process.began(this.dir);
     try {
       const process = await this.process.ensure(this.dir);
@@ -89,7 +98,10 @@ export class CreateJournal extends JournalDirectory {
         version: 1,
         provider: this.provider,
         type: entry.type,
-        workspace: this.place.workspace,
+        workspace: this.state.workspace,
+        backend: this.state.backend,
+        where: this.state.where,
+        ...(this.run !== undefined ? { run: this.run } : {}),
         api: this.api,
         key: entry.key,
         settings: entry.settings,
@@ -141,10 +153,14 @@ export class CreateJournal extends JournalDirectory {
       if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
         await this.write(handle);
       const id = handle.content.id;
-      // A host that stores each result as it gets it (Pulumi) holds the object now.
-      if (how === 'returned' && handle.content.returnedAt !== null && id !== null && this.hostHoldsOnReturn) {
-        this.notes?.note(handle.content.type, id, true);
-        await this.end(handle);
+      if (how === 'returned' && handle.content.returnedAt !== null && id !== null) {
+        // A host that stores each result as it gets it (Pulumi) holds the object now; Terraform, once
+        // its walk ends in order.
+        if (!this.hostHoldsOnReturn) this.handedOver.push(handle);
+        else {
+          this.notes?.note(handle.content.type, id, true);
+          await this.end(handle);
+        }
       }
     } catch (err) {
       this.fail('note what became of a create', err);
@@ -179,9 +195,20 @@ export class CreateJournal extends JournalDirectory {
     return out.sort((a, b) => a.sentAt - b.sentAt);
   }
 
-  /** Whether this process wrote `record` (a create of this very run, not a killed run's). */
-  wroteItself(record: OpenRecord): boolean {
-    return record.process === this.process.name;
+  /**
+   * The records matching `entry` that prove a killed run of this state: their process never got its
+   * client's orderly shutdown (a run that ended in order handed its results over: `ended`), and they
+   * are of no process of this very run of the client.
+   */
+  async killedRecords(entry: CreateEntry, options: Matching = {}): Promise<OpenRecord[]> {
+    if (!this.dir || this.readOnly || !(await this.hasRecords(entry, options))) return [];
+    return (await this.openRecords(entry, options)).filter(
+      (record) =>
+        !record.plannedAdoption &&
+        record.endedAt === null &&
+        record.process !== this.process.name &&
+        (record.run === undefined || record.run !== this.run),
+    );
   }
 
   /** An earlier run's record, taken over by the create that recovers its object: as if this process had sent it. */
@@ -197,7 +224,7 @@ export class CreateJournal extends JournalDirectory {
    * ends records: a plan with an import block may never be applied). Queued; `flush` waits for it.
    */
   seen(type: string, id: string, how: 'tracked' | 'imported' | 'gone'): void {
-    if (!this.dir || id === '') return;
+    if (!this.dir || id === '' || this.readOnly) return;
     if (how !== 'imported') this.notes?.note(type, id, how === 'tracked');
     this.track(this.retire(type, digest(id)));
   }
@@ -213,10 +240,18 @@ export class CreateJournal extends JournalDirectory {
   }
 
   /**
-   * The host's Shutdown: its walk is over. That says nothing of its state (a remote backend may get it
-   * much later, or never if the run is killed now): the records stay open until a walk shows their objects.
+   * The host's orderly Shutdown: its walk is over, and what it was handed is its state's (a client
+   * stores its state after its walk). Those records end, and this state's notes say it holds their
+   * objects: a run that ended in order is no killed run, and a later run that does not hold such an
+   * object had it taken out (`terraform state rm`, a `removed` block, `state mv`), or was killed after
+   * this shutdown, before its state was stored: either way not an object to take back unasked.
    */
   async ended(): Promise<void> {
+    if (this.process.hostAlive)
+      for (const handle of this.handedOver.splice(0)) {
+        this.notes?.note(handle.content.type, handle.content.id!, true);
+        await this.end(handle).catch((err) => this.fail('note what its run handed over', err));
+      }
     await this.flush();
     await this.ownLog?.close().catch((err) => this.fail('close its log', err));
     if (this.dir) await this.process.end(this.dir).catch((err) => this.fail('note its end', err));

@@ -8,17 +8,32 @@
 import { unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { digest, listJournal, markName, readRecord } from './journal-files.js';
-import { heldOfType, OwnershipNotes, readAllNotes, workspaceDirs, type WorkspaceNotes } from './journal-notes.js';
+import {
+  heldOfType,
+  OwnershipNotes,
+  readAllNotes,
+  stateDirs,
+  stateNameOf,
+  type StateName,
+  type WorkspaceNotes,
+} from './journal-notes.js';
 import { LogReader } from './journal-log.js';
-import { recordsRoot, type JournalPlace } from './journal-place.js';
+import {
+  recordsRoot,
+  stateDirName,
+  stateOfRun,
+  testState,
+  type JournalPlace,
+  type StateIdentity,
+} from './journal-place.js';
 import { RecordIndex } from './journal-index.js';
 
 /**
- * An open record of another workspace of this directory: what its create made (`idDigest`), or, still
+ * An open record of another state kept in this directory: what its create made (`idDigest`), or, still
  * unanswered, may have made (an object holding its key that its census did not hold).
  */
 export interface OtherRecord {
-  readonly workspace: string;
+  readonly state: StateName;
   readonly type: string;
   readonly key: string;
   readonly settings: string;
@@ -29,8 +44,12 @@ export interface OtherRecord {
 export class JournalDirectory {
   protected dir: string | null = null;
   protected api = '';
-  /** The workspace whose records these are: Terraform's, or the Pulumi stack the host named. */
-  protected workspace = '';
+  /** The state whose records these are: Terraform's backend and workspace, or the Pulumi stack the host named. */
+  protected state: StateIdentity | null = null;
+  /** Its directory's name. */
+  protected stateDir = '';
+  /** The client's run this process serves, when it can be known (engine/host/host-view.ts). */
+  protected run: string | undefined;
   /** What this workspace's state held (journal-notes.ts). */
   protected notes: OwnershipNotes | null = null;
   /** The other workspaces' notes, read once when a plan first asks. */
@@ -52,23 +71,43 @@ export class JournalDirectory {
   ) {}
 
   /**
-   * Once the provider is configured: the API its records are kept for, and the directory the user chose
-   * for them (`create_records_dir`) instead of Terraform's data directory.
+   * Once the provider is configured: the API its records are kept for, the directory the user chose
+   * for them (`create_records_dir`) instead of Terraform's data directory, and the state: the one the
+   * client's run began with (`stateOfRun`: every process of one run keeps the same, whatever was
+   * selected since), the Pulumi stack the host named, or, for a test run, none that any run reads.
    */
-  useApi(address: string, recordsDir?: string, workspace?: string, run?: () => string | undefined): void {
+  useApi(
+    address: string,
+    how: { recordsDir?: string; stack?: string; run?: () => string | undefined; testing?: boolean } = {},
+  ): void {
     if (!this.place) return;
-    const named = workspace ?? this.place.workspace;
-    const root =
-      recordsDir || workspace ? recordsRoot(recordsDir ?? this.place.base, this.provider, named) : this.place.root;
-    const dir = join(root, digest(address));
+    const run = how.run?.();
+    let state = this.place.state;
+    if (how.stack !== undefined) state = { ...state, workspace: how.stack };
+    else if (run !== undefined) state = stateOfRun(this.place.base, run, state);
+    if (how.testing) state = testState(state);
+    const dir = join(recordsRoot(how.recordsDir ?? this.place.base, this.provider, state), digest(address));
     if (dir === this.dir) return;
     this.api = address;
     this.dir = dir;
-    this.workspace = named;
+    this.state = state;
+    this.stateDir = stateDirName(state);
+    this.run = run;
     this.index = null;
     this.others = null;
     this.marks.clear();
-    this.notes = new OwnershipNotes(dir, named, (what, err) => this.fail(what, err), run);
+    const name = stateNameOf(this.stateDir, state);
+    this.notes = new OwnershipNotes(
+      dir,
+      name,
+      (what, err) => this.fail(what, err),
+      () => run,
+    );
+  }
+
+  /** A test run's: it reads what the states hold, and writes nothing that another run would read. */
+  get readOnly(): boolean {
+    return this.state?.test === true;
   }
 
   /**
@@ -79,9 +118,14 @@ export class JournalDirectory {
     return this.notes?.shownThisRun(type, id);
   }
 
-  /** The workspace whose records these are. */
-  get workspaceName(): string {
-    return this.workspace;
+  /** The state whose records these are (its directory's name). */
+  get stateName(): string {
+    return this.stateDir;
+  }
+
+  /** The state whose records these are, as this run found it. */
+  get stateIdentity(): StateIdentity | null {
+    return this.state;
   }
 
   /**
@@ -93,18 +137,18 @@ export class JournalDirectory {
     if (!this.dir || !this.notes) return [];
     const dir = this.dir;
     this.others ??= this.notes.flush().then(() => readAllNotes(dirname(dirname(dir)), basename(dir)));
-    const others = (await this.others).filter((n) => n.workspace !== this.workspace);
+    const others = (await this.others).filter((n) => n.state.dir !== this.stateDir);
     return [...others, await this.notes.current()];
   }
 
   /**
-   * The open records of every other workspace of this directory for this API, read afresh: another
-   * workspace's apply may be creating right now. Nothing here is removed or changed; unreadable ones say nothing.
+   * The open records of every other state kept here for this API, read afresh: another state's apply
+   * may be creating right now. Nothing here is removed or changed; unreadable ones say nothing.
    */
   async otherRecords(): Promise<OtherRecord[]> {
     if (!this.dir) return [];
     const out: OtherRecord[] = [];
-    for (const { entry: workspace, dir } of await workspaceDirs(dirname(dirname(this.dir)), basename(this.dir))) {
+    for (const { entry, dir } of await stateDirs(dirname(dirname(this.dir)), basename(this.dir))) {
       if (dir === this.dir) continue;
       let logs = this.otherLogs.get(dir);
       if (!logs) this.otherLogs.set(dir, (logs = new LogReader()));
@@ -113,7 +157,7 @@ export class JournalDirectory {
         const content = e.content ?? (await readRecord(dir, e.name).catch(() => null));
         if (!content || content.plannedAdoption) continue;
         out.push({
-          workspace: content.workspace || workspace,
+          state: stateNameOf(entry, content),
           type: e.type,
           key: e.key,
           settings: e.settings,
@@ -133,7 +177,7 @@ export class JournalDirectory {
   async notesBeforeThisProcess(): Promise<WorkspaceNotes[]> {
     if (!this.dir || !this.notes) return [];
     const mine = await this.notes.atStart();
-    return [...(await this.allNotes()).filter((n) => n.workspace !== this.workspace), mine];
+    return [...(await this.allNotes()).filter((n) => n.state.dir !== this.stateDir), mine];
   }
 
   /** Where the records are, once configured. */
@@ -168,7 +212,7 @@ export class JournalDirectory {
 
   /** Takes `id` for this process's resource; false when another process took it first. */
   async claim(type: string, id: string): Promise<boolean> {
-    if (!this.dir) return true;
+    if (!this.dir || this.readOnly) return true;
     try {
       await writeFile(join(this.dir, markName(type, digest(id))), '', { flag: 'wx' });
       this.markHeld(type, digest(id));

@@ -44,6 +44,11 @@ export interface RecordContent {
   readonly provider: string;
   readonly type: string;
   readonly workspace: string;
+  /** The digest of the state's backend, and where it keeps the state (journal-place.ts), for messages. */
+  readonly backend?: string;
+  readonly where?: string;
+  /** The client's run that sent it (engine/host/host-view.ts), when it could be known. */
+  readonly run?: string;
   /** The API address the request went to (never a credential). */
   readonly api: string;
   readonly key: string;

@@ -3,7 +3,8 @@
  * workspace's records (a Terraform workspace, a Pulumi stack; per API), the file `owned` notes the
  * objects that workspace's state held, in lines appended as it learns of them:
  *
- *   w <workspace, as JSON>   the first line: whose notes these are
+ *   s <state, as JSON>       the first line: whose notes these are (its workspace, and where its
+ *                            backend keeps it: journal-place.ts)
  *   h <type> <id digest>     its state held the object: a plan or a read showed it, an import took it,
  *                            or a create's result was handed over (its walk ended; Pulumi at once)
  *   g <type> <id digest>     the object is gone: destroyed, or a read found it gone
@@ -22,6 +23,7 @@
 import { appendFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digest } from './journal-files.js';
+import { isStateDirName, type StateIdentity } from './journal-place.js';
 
 export const NOTES_FILE = 'owned';
 const RUNS_DIR = 'runs';
@@ -31,9 +33,40 @@ export const RUN_LIST_DAYS = 30;
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
 
-/** What one workspace's notes say: the objects its state holds, by type and id digest. */
-export interface WorkspaceNotes {
+/** A state of the records' directory, as its directory and its notes name it. */
+export interface StateName {
+  /** Its directory's name (journal-place.ts stateDirName): which state, exactly. */
+  readonly dir: string;
   readonly workspace: string;
+  /** Its backend's digest. */
+  readonly backend: string;
+  /** Where its backend keeps it, for messages. */
+  readonly where: string;
+}
+
+/** A state as a message names it to a run of `mine`: its workspace, and its backend where that is another. */
+export function stateLabel(state: StateName, mine: StateIdentity): string {
+  const workspace = `workspace "${state.workspace}"`;
+  return state.backend === mine.backend ? workspace : `${workspace} of ${state.where}`;
+}
+
+/** The state a directory of the records is for, by its name (and its notes' first line, when read). */
+export function stateNameOf(
+  dir: string,
+  header?: { workspace?: unknown; backend?: unknown; where?: unknown },
+): StateName {
+  const text = (v: unknown, otherwise: string) => (typeof v === 'string' && v !== '' ? v : otherwise);
+  return {
+    dir,
+    workspace: text(header?.workspace, dir.slice(0, dir.lastIndexOf('~'))),
+    backend: text(header?.backend, ''),
+    where: text(header?.where, 'another backend configuration'),
+  };
+}
+
+/** What one state's notes say: the objects it holds, by type and id digest. */
+export interface WorkspaceNotes {
+  readonly state: StateName;
   readonly held: ReadonlySet<Key>;
   /** Every object its notes name, held or gone since: objects its state held at some time. */
   readonly named: ReadonlySet<Key>;
@@ -55,7 +88,7 @@ export class OwnershipNotes {
 
   constructor(
     private readonly dir: string,
-    private readonly workspace: string,
+    private readonly state: StateName,
     private readonly fail: (what: string, err: unknown) => void,
     /** The client's run this process serves (engine/host/host-view.ts), if it can be known; asked once, when needed. */
     private readonly runOf: () => string | undefined = () => undefined,
@@ -107,7 +140,7 @@ export class OwnershipNotes {
   /** The digests of the ids of `type` this workspace's state held, written and queued alike. */
   async heldDigests(type: string): Promise<string[]> {
     await this.flush();
-    return heldOfType(notesOf(this.workspace, await this.load()), type);
+    return heldOfType(notesOf(this.state, await this.load()), type);
   }
 
   private async load(): Promise<Map<Key, boolean>> {
@@ -118,8 +151,8 @@ export class OwnershipNotes {
       return null;
     });
     for (const [key, held] of notes?.lines ?? []) known.set(key, held);
-    this.named ||= notes?.workspace !== undefined;
-    this.initial ??= notesOf(this.workspace, known);
+    this.named ||= notes?.header !== undefined;
+    this.initial ??= notesOf(this.state, known);
     this.known ??= known;
     return this.known;
   }
@@ -129,7 +162,7 @@ export class OwnershipNotes {
     const known = new Map(await this.load());
     // What is queued counts too: a walk's last notes may still be on their way to the file.
     for (const { key, held } of this.queue) known.set(key, held);
-    return notesOf(this.workspace, known);
+    return notesOf(this.state, known);
   }
 
   /** This workspace's notes as they were before this process wrote any. */
@@ -163,7 +196,8 @@ export class OwnershipNotes {
         lines.push(`${held ? 'h' : 'g'} ${key}\n`);
       }
       if (lines.length > 0) {
-        const head = this.named ? '' : `w ${JSON.stringify(this.workspace)}\n`;
+        const { workspace, backend, where } = this.state;
+        const head = this.named ? '' : `s ${JSON.stringify({ workspace, backend, where })}\n`;
         await appendTo(this.dir, NOTES_FILE, head + lines.join(''));
         this.named = true;
       }
@@ -197,55 +231,60 @@ async function appendTo(dir: string, file: string, text: string): Promise<void> 
   }
 }
 
+type Header = { workspace?: unknown; backend?: unknown; where?: unknown };
+
 /** A notes file's lines in order (an object's last line wins), and whose they are. */
-async function readNotes(dir: string): Promise<{ workspace: string | undefined; lines: Array<[Key, boolean]> }> {
+async function readNotes(dir: string): Promise<{ header: Header | undefined; lines: Array<[Key, boolean]> }> {
   const text = await readFile(join(dir, NOTES_FILE), 'utf8');
-  let workspace: string | undefined;
+  let header: Header | undefined;
   const lines: Array<[Key, boolean]> = [];
   for (const line of text.split('\n')) {
     const match = /^([hg]) ([a-z0-9_]+) ([0-9a-f]{16})$/.exec(line);
     if (match) lines.push([keyOf(match[2]!, match[3]!), match[1] === 'h']);
-    else if (line.startsWith('w ')) {
+    else if (line.startsWith('s ')) {
       try {
         const named = JSON.parse(line.slice(2)) as unknown;
-        if (typeof named === 'string') workspace = named;
+        if (typeof named === 'object' && named !== null) header = named as Header;
       } catch {}
     }
     // Anything else (a line cut short by a machine going down) says nothing.
   }
-  return { workspace, lines };
+  return { header, lines };
 }
 
 /**
- * The notes of every workspace under `providerDir` for the API whose digest is `api`: the workspaces'
- * directories side by side (`<providerDir>/<workspace>/<api>/owned`). Unreadable ones say nothing.
+ * The notes of every state under `providerDir` for the API whose digest is `api`: the states'
+ * directories side by side (`<providerDir>/<state>/<api>/owned`). Unreadable ones say nothing.
  */
 export async function readAllNotes(providerDir: string, api: string): Promise<WorkspaceNotes[]> {
   const out: WorkspaceNotes[] = [];
-  for (const { entry, dir } of await workspaceDirs(providerDir, api)) {
+  for (const { entry, dir } of await stateDirs(providerDir, api)) {
     const notes = await readNotes(dir).catch(() => null);
     if (!notes) continue;
-    out.push(notesOf(notes.workspace ?? entry, new Map(notes.lines)));
+    out.push(notesOf(stateNameOf(entry, notes.header), new Map(notes.lines)));
   }
   return out;
 }
 
 /**
- * The directory of each workspace under `providerDir` for the API whose digest is `api`
- * (`<providerDir>/<workspace>/<api>`), by its entry's name; none when it cannot be listed.
+ * The directory of each state under `providerDir` for the API whose digest is `api`
+ * (`<providerDir>/<state>/<api>`), by its entry's name; none when it cannot be listed. Directories of
+ * earlier releases, kept per workspace whatever the backend, are not read: they cannot tell states apart.
  */
-export async function workspaceDirs(providerDir: string, api: string): Promise<{ entry: string; dir: string }[]> {
+export async function stateDirs(providerDir: string, api: string): Promise<{ entry: string; dir: string }[]> {
   try {
-    return (await readdir(providerDir)).map((entry) => ({ entry, dir: join(providerDir, entry, api) }));
+    return (await readdir(providerDir))
+      .filter(isStateDirName)
+      .map((entry) => ({ entry, dir: join(providerDir, entry, api) }));
   } catch {
     return [];
   }
 }
 
-/** A workspace's notes from what each object's last line says (held or gone). */
-function notesOf(workspace: string, known: ReadonlyMap<Key, boolean>): WorkspaceNotes {
+/** A state's notes from what each object's last line says (held or gone). */
+function notesOf(state: StateName, known: ReadonlyMap<Key, boolean>): WorkspaceNotes {
   return {
-    workspace,
+    state,
     held: new Set([...known].filter(([, held]) => held).map(([key]) => key)),
     named: new Set(known.keys()),
   };

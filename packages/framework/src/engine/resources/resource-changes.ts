@@ -122,18 +122,22 @@ export class ResourceChanges<C> {
     const r = this.ctx.resources.find(typeName, diags);
     if (!r) return unplanned(proposed, priorPrivate, diags);
     if (proposed === null) return { planned: null, requiresReplace: [], plannedPrivate: priorPrivate, diags };
+    // The plan Terraform and OpenTofu make of the whole configuration before a destroy sends nothing it
+    // plans: what a create or an update would need (an expiry still in the future, a change the platform
+    // refuses) is not judged, so nothing of the configuration blocks a destroy (engine/host/host-view.ts).
+    const judged = config !== null && !this.ctx.host.command.destroying;
     // What validation could not judge (values unknown then, the provider's configuration) is judged
     // now; its warnings were shown already.
-    if (config !== null && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
+    if (judged && diags.append(this.errorsOf(r, config, prior)).hasErrors) {
       return unplanned(proposed, priorPrivate, diags);
     }
     try {
       const { planned, requiresReplace } = planObject(r.schema.fields, prior, proposed, config ?? proposed);
       // A change the platform refuses is refused now, at its path, not at apply; so is a
       // platform-assigned value the configuration repeats that this change replaces.
-      if (prior !== null && diags.append(refusals(r.schema.fields, prior, planned)).hasErrors)
+      if (judged && prior !== null && diags.append(refusals(r.schema.fields, prior, planned)).hasErrors)
         return unplanned(proposed, priorPrivate, diags);
-      const repeated = prior !== null && config !== null ? assignedValueChanges(r.schema.fields, config, planned) : [];
+      const repeated = judged && prior !== null ? assignedValueChanges(r.schema.fields, config, planned) : [];
       if (diags.append(asErrors(repeated)).hasErrors) return unplanned(proposed, priorPrivate, diags);
       // The resource's own say, held to Terraform's rules (plan-modification.ts).
       const plan = { planned, requiresReplace, plannedPrivate: priorPrivate, diags };
