@@ -159,6 +159,8 @@ export interface RunOptions {
   readonly clientRun?: string;
   /** Whether the platform keeps the name unique (HTTP 409 for a second). */
   readonly uniqueNames?: boolean;
+  /** The runner's clock (default: the real one), for a simulation that lets minutes pass between runs. */
+  readonly clock?: () => number;
   /**
    * The backend `terraform init` recorded in the data directory (`.terraform/terraform.tfstate`), as
    * `-backend-config` gives it: none is the `local` backend, whose state file is in the working directory.
@@ -186,7 +188,7 @@ export class Run {
     if (options.backend) initBackend(dir, options.backend);
     const env = options.workspace ? { TF_WORKSPACE: options.workspace } : {};
     const place = options.records === false ? null : journalPlace({ namespace: 'acme', name: 'fake' }, env, dir);
-    this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? Date.now());
+    this.journal = new CreateJournal('fake', place, () => this.frozenAt ?? this.now());
     const pulumi = options.host?.pulumi === true;
     const argv = options.host?.argv ?? (pulumi ? ['pulumi', 'up', '-s', 'test'] : ['terraform', 'plan']);
     // The client and what started it, as the system would show them (host-process.ts).
@@ -208,6 +210,11 @@ export class Run {
     });
     const recovery = { lookupDelayMs: 0, ...options.recovery };
     this.engine = new ProviderEngine(def, quiet, {}, recovery, this.journal, host);
+  }
+
+  /** The runner's clock: the real one, or the one a simulation keeps. */
+  private now(): number {
+    return this.options.clock?.() ?? Date.now();
   }
 
   static async start(api: Platform, dir: string, options: RunOptions = {}): Promise<Run> {
@@ -244,7 +251,7 @@ export class Run {
   }
 
   kill(): void {
-    this.frozenAt = Date.now();
+    this.frozenAt = this.now();
   }
 
   /** Terraform shows a state it tracks: the refresh before a plan reads it. */

@@ -174,20 +174,39 @@ export async function recoverRecorded<C>(
   const waiting = records.filter((record) => record.id === null);
   if (waiting.length === 0) return null;
   const unknownWindow = waiting.some((record) => record.aliveAt === null);
-  const verdict = judge(r, lookup, plan, planned, holding, {
+  // Another state's request still out, for this key and not holding the object when it was sent, may have made it.
+  const others = (await journal.otherRecords()).filter((o) => o.type === r.typeName && o.idDigest === null);
+  const maybeOthers = (id: string) => others.some((o) => o.key === entry.key && !o.census.includes(id));
+  const evidence = (excludeOthers: boolean) => ({
     before: new Set(waiting.map((record) => record.census).reduce((a, b) => a.filter((id) => b.includes(id)))),
-    taken: (id) =>
+    taken: (id: string) =>
       ledger.isClaimed(r.typeName, id)
         ? 'another resource of this run made it'
         : taken.has(digest(id))
           ? 'a state tracks it, or another create made it'
-          : undefined,
+          : excludeOthers && maybeOthers(id)
+            ? "another state's request, cut off too, may have made it"
+            : undefined,
     window: {
       from: Math.min(...waiting.map((record) => record.sentAt)) - WINDOW_SLACK_MS,
       to: unknownWindow ? now : Math.max(...waiting.map((record) => record.aliveAt!)) + HEARTBEAT_MS + WINDOW_SLACK_MS,
     },
     requests: waiting.length,
   });
+  let verdict = judge(r, lookup, plan, planned, holding, evidence(true));
+  if (verdict.kind === 'none' && others.length > 0) {
+    // Every candidate another state's request may have made too: made by one of the two, which cannot be told.
+    const all = judge(r, lookup, plan, planned, holding, evidence(false));
+    if (all.kind !== 'none')
+      verdict = {
+        kind: 'unclear',
+        why: "Another state's request to create an object of the same key was out at the same time, and either may have made it.",
+        holders:
+          all.kind === 'unclear'
+            ? all.holders
+            : [{ id: lookup.importId(all.object), note: "made while this request and another state's were out" }],
+      };
+  }
   if (verdict.kind === 'none') {
     for (const record of waiting) await journal.finish(journal.resume(record), 'dropped');
     return null;

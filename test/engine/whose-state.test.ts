@@ -1,0 +1,375 @@
+/**
+ * Whose object is it, for the state that made it (docs/decisions.md, "Whose object is it"): the records
+ * of creates and the notes are kept per state (the backend `terraform init` recorded, with its key or
+ * address, and the workspace the client's run began with), a run that ended in order is no killed run's,
+ * and a test run reads the states and keeps nothing. Through the engine over the fake platform
+ * (fake-thing.ts), in the situations teams are in every day: `terraform test` beside a deployment,
+ * environments chosen by backend key, a CI cache of `.terraform` restored from another key, a workspace
+ * selected while an apply waits, `state mv` and `state rm`, two configurations on one volume, a request
+ * lost before it reached the platform; then a simulation over generated schedules of all of them.
+ */
+import { expect } from 'chai';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
+import { initBackend, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
+
+const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
+  diags.items.map((d) => [d.severity, d.summary]);
+const idOf = (state: ObjectValue | null) => (state as { id: string } | null)?.id;
+const TEST_RUN = { host: { argv: ['terraform', 'test', '-verbose'] } } as const;
+const backendAt = (address: string) => ({ type: 'http', config: { address, username: 'ci', password: 'secret' } });
+/** How many schedules the simulation explores (KEEL_SIMULATED_STATE_SCHEDULES for more). */
+const SIMULATED = Number(process.env.KEEL_SIMULATED_STATE_SCHEDULES ?? 300);
+
+describe('engine: whose object is it, for the state that made it', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let api: Platform;
+  let runs = 0;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-states-'));
+    api = new Platform();
+  });
+  afterEach(() => removeRuns(dir));
+
+  /** A `terraform apply` in `where`: its plan walk and its apply walk, one client run; ended in order. */
+  async function apply(where: string, name: string, options: RunOptions = {}) {
+    const clientRun = options.clientRun ?? `run-${++runs}`;
+    const planWalk = await Run.start(api, where, { ...options, clientRun });
+    const plan = await planWalk.plan(name);
+    await planWalk.engine.ended();
+    const applyWalk = await Run.start(api, where, { ...options, clientRun, applyWalk: true });
+    const out = await applyWalk.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    await applyWalk.engine.ended();
+    return { plan, out };
+  }
+
+  /** A destroy of `state`'s object, ended in order. */
+  async function destroy(where: string, state: ObjectValue, options: RunOptions = {}) {
+    const run = await Run.start(api, where, { ...options, clientRun: `run-${++runs}`, applyWalk: true });
+    const out = await run.engine.applyResourceChange('fake_thing', state, null, {});
+    await run.engine.ended();
+    return out;
+  }
+
+  describe('`terraform test` beside a deployment', () => {
+    it('the test makes and deletes its own objects, never the deployment’s, and leaves no record', async () => {
+      const deployed = await apply(dir, 'x');
+      expect(idOf(deployed.out.state)).to.equal('t-1');
+      const test = await apply(dir, 'x', TEST_RUN);
+      expect(test.plan.diags.items, 'the deployment’s object is another state’s').to.deep.equal([]);
+      expect(summaries(test.out.diags)).to.deep.equal([]);
+      expect(idOf(test.out.state), 'its own object').to.equal('t-2');
+      await destroy(dir, test.out.state!, TEST_RUN);
+      expect([...api.things.keys()]).to.deep.equal(['t-1']);
+      const creates = join(dir, '.terraform', 'acme-creates', 'fake');
+      expect(
+        readdirSync(creates).filter((d) => d.includes('testrun')),
+        'no record or note of the test',
+      ).to.deep.equal([]);
+    });
+
+    it('a killed deployment’s record proves nothing to a test run: it never takes that object, and the deployment’s next apply does', async () => {
+      await (await Run.start(api, dir, { clientRun: 'deploy' })).createKilled('x', 'killed-after');
+      const test = await apply(dir, 'x', TEST_RUN);
+      expect(summaries(test.plan.diags), 'no word of a cut-off run').to.deep.equal([]);
+      expect(idOf(test.out.state)).to.equal('t-2');
+      await destroy(dir, test.out.state!, TEST_RUN);
+      const again = await apply(dir, 'x');
+      expect(idOf(again.out.state), 'the deployment takes back what its killed run made').to.equal('t-1');
+      expect([...api.things.keys()]).to.deep.equal(['t-1']);
+    });
+  });
+
+  describe('environments chosen by backend key (GitLab state names, Terragrunt)', () => {
+    for (const how of ['one working directory, init again', 'a CI cache of .terraform restored from the other key'])
+      it(`${how}: preview never takes prod’s object, and its destroy deletes only its own`, async () => {
+        const prod = { backend: backendAt('https://ci.example/state/prod') };
+        const preview = { backend: backendAt('https://ci.example/state/preview') };
+        await (await Run.start(api, dir, { ...prod, clientRun: 'prod' })).createKilled('x', 'killed-after');
+        let where = dir;
+        if (how.startsWith('a CI cache')) {
+          where = mkdtempSync(join(tmpdir(), 'keel-states-cache-'));
+          cpSync(join(dir, '.terraform'), join(where, '.terraform'), { recursive: true });
+        }
+        // `terraform init -reconfigure -backend-config=address=…/preview`.
+        initBackend(where, preview.backend);
+        const p = await apply(where, 'x', preview);
+        expect(summaries(p.plan.diags)).to.deep.equal([]);
+        expect(idOf(p.out.state), 'its own object').to.equal('t-2');
+        await destroy(where, p.out.state!, preview);
+        expect([...api.things.keys()]).to.deep.equal(['t-1']);
+        initBackend(where, prod.backend);
+        const back = await apply(where, 'x', prod);
+        expect(idOf(back.out.state), 'prod takes back what its killed run made').to.equal('t-1');
+        if (where !== dir) rmSync(where, { recursive: true, force: true });
+      });
+
+    it('a key the platform keeps unique: refused at plan, naming the state that holds it and where its backend keeps it', async () => {
+      await apply(dir, 'x', { backend: backendAt('https://ci.example/state/prod'), uniqueNames: true });
+      const plan = await (
+        await Run.start(api, dir, { backend: backendAt('https://ci.example/state/preview'), uniqueNames: true })
+      ).plan('x');
+      expect(summaries(plan.diags)).to.deep.equal([['error', 'The thing named "x" exists already']]);
+      expect(plan.diags.items[0]!.detail)
+        .to.include('workspace "default" of the http backend at https://ci.example/state/prod')
+        .and.not.include('secret');
+    });
+  });
+
+  it('`terraform workspace select w2` while w1’s apply waits at "yes": the apply is w1’s, and w2 never takes what it made', async () => {
+    const select = (workspace: string) => writeFileSync(join(dir, '.terraform', 'environment'), workspace);
+    initBackend(dir, { type: 'local', config: {} });
+    select('w1');
+    const planWalk = await Run.start(api, dir, { clientRun: 'w1-apply' });
+    const plan = await planWalk.plan('x');
+    await planWalk.engine.ended();
+    select('w2');
+    // The apply walk's process starts now, with w2 selected; it is still w1's run. Killed before it stored the state.
+    const applyWalk = await Run.start(api, dir, { clientRun: 'w1-apply', applyWalk: true });
+    const made = await applyWalk.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    expect(idOf(made.state)).to.equal('t-1');
+    await applyWalk.journal.flush();
+    applyWalk.kill();
+    const w2 = await apply(dir, 'x');
+    expect(summaries(w2.plan.diags), 'no word of a cut-off run of w2').to.deep.equal([]);
+    expect(idOf(w2.out.state), "w2's own").to.equal('t-2');
+    await destroy(dir, w2.out.state!);
+    expect([...api.things.keys()]).to.deep.equal(['t-1']);
+    select('w1');
+    const w1 = await apply(dir, 'x');
+    expect(idOf(w1.out.state), 'w1 takes back what its run made').to.equal('t-1');
+  });
+
+  for (const planOfOther of [false, true])
+    it(`\`terraform state mv\` into another workspace's state${planOfOther ? ', which plans before' : ''}: the old one refuses it the same way, never takes it back`, async () => {
+      const w1 = { workspace: 'w1' };
+      const w2 = { workspace: 'w2' };
+      const made = await apply(dir, 'x', w1);
+      if (planOfOther) {
+        const plan = await Run.start(api, dir, { ...w2, clientRun: `run-${++runs}` });
+        await plan.showTracked(made.out.state!);
+        await plan.engine.ended();
+      }
+      const again = await apply(dir, 'x', w1);
+      expect(summaries(again.out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      expect(again.out.diags.items[0]!.detail)
+        .to.include("This state's notes say it held t-1")
+        .and.include('`terraform state mv` into another state');
+      expect([...api.things.keys()]).to.deep.equal(['t-1']);
+    });
+
+  it('two configurations on one records volume: neither takes the other’s killed-run object; each takes back its own', async () => {
+    const volume = mkdtempSync(join(tmpdir(), 'keel-states-volume-'));
+    const other = mkdtempSync(join(tmpdir(), 'keel-states-other-'));
+    try {
+      const settings = { settings: { untrackedObjects: 'refuse' as const, recordsDir: volume } };
+      await (await Run.start(api, dir, { ...settings, clientRun: 'first' })).createKilled('x', 'killed-after');
+      const second = await apply(other, 'x', settings);
+      expect(summaries(second.plan.diags)).to.deep.equal([]);
+      expect(idOf(second.out.state), 'its own object').to.equal('t-2');
+      const first = await apply(dir, 'x', settings);
+      expect(idOf(first.out.state)).to.equal('t-1');
+      expect(api.things.size).to.equal(2);
+    } finally {
+      rmSync(volume, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a request that may never have reached the platform adopts nothing the platform gives no time for: outcome unknown, naming it', async () => {
+    const untimed = { withTime: false };
+    await (await Run.start(api, dir, { ...untimed, clientRun: 'killed' })).createKilled('x', 'killed-before');
+    // Another configuration makes the same object afterwards.
+    api.foreign('x');
+    const out = (await apply(dir, 'x', untimed)).out;
+    expect(summaries(out.diags)).to.deep.equal([['error', 'Create outcome unknown']]);
+    expect(out.diags.items[0]!.detail).to.include('foreign-1').and.include('may never have reached the platform');
+    expect([...api.things.keys()], 'nothing taken, nothing made').to.deep.equal(['foreign-1']);
+  });
+
+  it('a destroy’s plan judges nothing a create would need (an expiry already past, a change the platform refuses)', async () => {
+    // The thing's `name` forced through `refusals` would need a replacement; a destroy's plan sends nothing.
+    const run = await Run.start(api, dir, { host: { argv: ['terraform', 'destroy'] } });
+    const plan = await run.plan('x');
+    expect(plan.diags.items).to.deep.equal([]);
+  });
+
+  /**
+   * A simulation over generated schedules of what teams do with several states of one configuration:
+   * states told apart by workspace, backend key and working directory, records on a shared volume or in
+   * each directory; applies that end in order, are killed with the request out, after the platform made
+   * the object, or after the answer with the state never stored; test runs; destroys; `state rm` and
+   * `state mv`. Ground truth is which state's run made each object.
+   */
+  it('over generated schedules of states, kills, tests, destroys, state rm and state mv: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
+    this.timeout(600_000);
+    let seed = 11;
+    const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const pick = <T>(choices: readonly T[]): T => choices[Math.floor(next() * choices.length)]!;
+    let steps = 0;
+    for (let round = 0; round < SIMULATED; round++) {
+      api = new Platform();
+      await removeRuns(dir);
+      dir = mkdtempSync(join(tmpdir(), 'keel-states-'));
+      const otherDir = join(dir, 'other');
+      const volume = next() < 0.5 ? join(dir, 'volume') : undefined;
+      // Runs minutes apart, as jobs are: the runner's clock and the platform's move on together.
+      const clock = () => api.clock;
+      const records = volume ? { settings: { untrackedObjects: 'refuse' as const, recordsDir: volume } } : {};
+      const settings = { ...records, clock };
+      interface SimState {
+        readonly label: string;
+        readonly where: string;
+        readonly options: RunOptions;
+        readonly held: Map<string, string>;
+        /** Objects its killed runs made that its records prove: name → id (answered) or the id made (unanswered). */
+        readonly orphans: Map<string, { id: string; answered: boolean }>;
+        /** The objects it held and no longer holds (state rm, state mv), by name. */
+        readonly removed: Map<string, string>;
+      }
+      const state = (label: string, where: string, options: RunOptions): SimState => ({
+        label,
+        where,
+        options: { ...settings, ...options },
+        held: new Map(),
+        orphans: new Map(),
+        removed: new Map(),
+      });
+      const states = [
+        state('prod', dir, { backend: backendAt('https://ci.example/state/prod') }),
+        state('preview', dir, { backend: backendAt('https://ci.example/state/preview') }),
+        state('prod/w2', dir, { backend: backendAt('https://ci.example/state/prod'), workspace: 'w2' }),
+        state('other configuration', otherDir, {}),
+      ];
+      const madeBy = new Map<string, string>();
+      const history: string[] = [];
+      const enter = (s: SimState) => {
+        if (s.options.backend) initBackend(s.where, s.options.backend);
+        else rmSync(join(s.where, '.terraform', 'terraform.tfstate'), { force: true });
+      };
+      const noteNew = (before: ReadonlySet<string>, who: string) => {
+        for (const id of api.things.keys()) if (!before.has(id)) madeBy.set(id, who);
+      };
+      const heldAnywhere = () => new Set(states.flatMap((s) => [...s.held.values()]));
+      for (let step = 0; step < 7; step++, steps++) {
+        const s = pick(states);
+        const name = pick(['x', 'y']);
+        const op = pick(['apply', 'apply', 'apply', 'killed', 'test', 'destroy', 'rm', 'mv'] as const);
+        const about = () => `round ${round}: ${history.join('; ')}`;
+        api.clock += 5 * 60_000;
+        const before = new Set(api.things.keys());
+        // Objects of `name` whose maker's records and notes `s` cannot read (another folder, no shared
+        // volume), or that `s` held and no longer holds: nothing `s` knows says whose they are.
+        const unknownToS = [...api.things.values()].some(
+          (t) =>
+            t.name === name &&
+            (s.removed.get(name) === t.id ||
+              states.some((o) => o.label === madeBy.get(t.id) && o.where !== s.where && !volume)),
+        );
+        enter(s);
+        if (op === 'apply' || op === 'test') {
+          if (op === 'apply' && s.held.has(name)) continue;
+          const options = op === 'test' ? { ...s.options, ...TEST_RUN } : s.options;
+          history.push(`${op} ${name} in ${s.label}`);
+          const { out } = await apply(s.where, name, options);
+          const id = idOf(out.state);
+          const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
+          if (id !== undefined && before.has(id))
+            expect(madeBy.get(id), `${id} taken over by ${s.label}, ${about()}`).to.equal(s.label);
+          noteNew(before, op === 'test' ? 'test' : s.label);
+          if (op === 'test') {
+            if (id !== undefined) await destroy(s.where, out.state!, TEST_RUN);
+            expect(
+              [...api.things.keys()].filter((k) => !before.has(k)),
+              `a test leaves nothing, ${about()}`,
+            ).to.deep.equal([]);
+            if (!unknownToS) expect(errors, `a test is refused nothing, ${about()}`).to.deep.equal([]);
+            continue;
+          }
+          const orphan = s.orphans.get(name);
+          if (orphan?.answered)
+            expect(id, `${s.label} takes back its killed run's ${orphan.id}, ${about()}`).to.equal(orphan.id);
+          else if (orphan)
+            // Unanswered: its own object, or, where another state's request was out at the same time, unknown.
+            expect(id === orphan.id || errors.includes('Create outcome unknown'), `${about()}`).to.equal(true);
+          else if (unknownToS)
+            expect(errors, `an object nothing ${s.label} reads says whose it is, ${about()}`).to.have.length(1);
+          else expect(errors, about()).to.deep.equal([]);
+          if (id !== undefined) {
+            s.held.set(name, id);
+            s.orphans.delete(name);
+            s.removed.delete(name);
+          }
+        } else if (op === 'killed') {
+          if (s.held.has(name) || s.orphans.has(name) || s.removed.has(name)) continue;
+          const at = pick(['killed-before', 'killed-after', 'never stored'] as const);
+          history.push(`${at} ${name} in ${s.label}`);
+          const run = await Run.start(api, s.where, { ...s.options, clientRun: `run-${++runs}`, applyWalk: true });
+          if (at === 'never stored') {
+            const out = await run.create(name);
+            await run.journal.flush();
+            run.kill();
+            if (idOf(out.state) === undefined) continue;
+          } else {
+            api.fates.push(at);
+            api.expectRequest();
+            const create = run.create(name);
+            const reached = await Promise.race([api.reached.then(() => true), create.then(() => false)]);
+            if (!reached) {
+              api.fates.length = 0;
+              continue;
+            }
+            run.kill();
+          }
+          noteNew(before, s.label);
+          const made = [...api.things.keys()].find((k) => !before.has(k));
+          if (made) s.orphans.set(name, { id: made, answered: at === 'never stored' });
+        } else if (op === 'destroy') {
+          const id = s.held.get(name);
+          if (id === undefined) continue;
+          history.push(`destroy ${name} in ${s.label}`);
+          await destroy(s.where, { id, name, color: 'blue', token: null, made_at: null }, s.options);
+          s.held.delete(name);
+        } else {
+          const id = s.held.get(name);
+          if (id === undefined) continue;
+          s.held.delete(name);
+          s.removed.set(name, id);
+          if (op === 'mv') {
+            const to = pick(states.filter((t) => t !== s && !t.held.has(name) && t.where === s.where));
+            if (to) {
+              history.push(`state mv ${name} from ${s.label} to ${to.label}`);
+              to.held.set(name, id);
+              // Its next plan shows it (the walk's notes).
+              enter(to);
+              const walk = await Run.start(api, to.where, { ...to.options, clientRun: `run-${++runs}` });
+              await walk.showTracked({ id, name, color: 'blue', token: null, made_at: null });
+              await walk.engine.ended();
+              continue;
+            }
+          }
+          history.push(`state rm ${name} in ${s.label}`);
+        }
+        // No state's object is gone but by its own destroy.
+        for (const id of heldAnywhere()) expect(api.things.has(id), `${id} is still there, ${about()}`).to.equal(true);
+      }
+      // No state made a second object of one name while its first was its own to take back: every object
+      // a state made is held by a state, still its killed run's to take back, or taken out of it on purpose.
+      const accounted = new Set([
+        ...heldAnywhere(),
+        ...states.flatMap((s) => [...s.orphans.values()].map((o) => o.id)),
+        ...states.flatMap((s) => [...s.removed.values()]),
+      ]);
+      for (const [id, who] of madeBy)
+        if (api.things.has(id))
+          expect(
+            accounted.has(id),
+            `${id} made by ${who} is no duplicate: round ${round}: ${history.join('; ')}`,
+          ).to.equal(true);
+    }
+    expect(steps).to.be.greaterThan(SIMULATED);
+  });
+});
