@@ -40,7 +40,7 @@ import {
 } from './examples-workspace.js';
 import { baselineOf, expectEmulatorHoldsState, typeRecords, type TypeRecord } from './ledger.js';
 import { noProviderProcessesIn } from './processes.js';
-import { SETUPS, SLOW_MS, untracked, type Moment } from './killed-jobs.js';
+import { applyFollowingTheWayOut, SETUPS, SLOW_MS, untracked, type Moment } from './killed-jobs.js';
 import { startStateServer, type StateServer } from './state-server.js';
 
 type Backend = 'local' | 'http';
@@ -166,14 +166,15 @@ async function trial(t: Trial): Promise<void> {
     // Runner C: a fresh directory, its records on the volume A's were on.
     const c = runner();
     await c.expect(['init', '-no-color'], 0, shared);
-    await c.expect(['apply', '-auto-approve', '-no-color'], 0, shared);
+    const imported = await applyFollowingTheWayOut(c, shared);
     await c.expect(['plan', '-detailed-exitcode', '-no-color'], 0, shared);
     const state = await c.state();
     tally.duplicates += made() - setup.objects;
     expectEmulatorHoldsState(emulator, types, baseline, state, `${label}: after runner C`);
     tally.lines.push(
       `    ${label}: A left ${stored.ids.length} stored, ${left.length} untracked; B named ${named.size} (plan and apply) and ` +
-        `made ${duplicatesB} duplicates; C, with A's records, made ${made() - setup.objects} duplicates`,
+        `made ${duplicatesB} duplicates; C, with A's records, imported ${imported} as its outcome-unknown errors said and ` +
+        `made ${made() - setup.objects} duplicates`,
     );
     // What this trial made goes, so that the next one starts from the baseline.
     for (const r of state.values()) {

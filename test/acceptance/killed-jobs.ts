@@ -4,8 +4,11 @@
  * and 4 resource groups of one name on sec; 4 clusters of one name on vdb), the moments to kill at, and
  * the emulator's store as the witness of what was left untracked.
  */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EmulatorHandle, Provider } from './examples-workspace.js';
 import type { TypeRecord } from './ledger.js';
+import type { Workspace } from './terraform.js';
 
 /** Every API call is answered this late while the apply is killed: creates stay on the wire. */
 export const SLOW_MS = 1_500;
@@ -115,4 +118,41 @@ export function untracked(
   for (const [collection, before] of baseline)
     for (const id of emulator.ids(collection)) if (!before.has(id) && !tracked.has(id)) out.push(id);
   return out;
+}
+
+/**
+ * A plain apply after a kill, and, where it stops with "Create outcome unknown" (a request never
+ * answered, of a type the platform gives no creation time: it may never have reached the platform),
+ * the way out its message gives, as a person takes it: each object it names as new since the request
+ * imported to one of the resources it stopped (one object to one resource; a resource left without one
+ * is created by the next apply, once the imports show whose the others are), and apply again. How many
+ * were imported; any other error fails.
+ */
+export async function applyFollowingTheWayOut(ws: Workspace, env: Record<string, string> = {}): Promise<number> {
+  const file = join(ws.configDir, 'imports.tf');
+  const imports: string[] = [];
+  const taken = new Set<string>();
+  for (let round = 0; round < 3; round++) {
+    const applied = await ws.run(['apply', '-auto-approve', '-no-color'], env);
+    if (applied.code === 0) {
+      rmSync(file, { force: true });
+      return imports.length;
+    }
+    const text = `${applied.stdout}\n${applied.stderr}`.replace(/\s+/g, ' ');
+    const before = imports.length;
+    for (const error of text.split('Error: ').slice(1)) {
+      if (!error.startsWith('Create outcome unknown'))
+        throw new Error(`the apply failed otherwise: ${error.slice(0, 800)}`);
+      const address = /with (\S+?),/.exec(error)?.[1];
+      // Each object it names, with why: those new since the request are what it may have made.
+      const ids = [...error.matchAll(/(\S+) \(not among the objects listed before the request/g)].map((m) => m[1]!);
+      const id = ids.find((candidate) => !taken.has(candidate));
+      if (address === undefined || id === undefined) continue;
+      taken.add(id);
+      imports.push(`import {\n  to = ${address}\n  id = "${id}"\n}\n`);
+    }
+    if (imports.length === before) throw new Error(`no object to import: ${text.slice(0, 1500)}`);
+    writeFileSync(file, imports.join(''));
+  }
+  throw new Error('the apply still failed after importing what its messages named');
 }

@@ -190,7 +190,9 @@ for (const cli of ACCEPTANCE_CLIS)
         const refused = await run(unique, ['plan']);
         rows.push(['sec: workspace staging, a unique name dev holds', said(refused), "dev's token only"]);
         expect(refused.code).to.equal(1);
-        expect(wholeText(refused)).to.include('workspace "dev" of this directory').and.include('terraform.workspace');
+        expect(wholeText(refused))
+          .to.include('the state of workspace "dev" made or holds that object')
+          .and.include('terraform.workspace');
         expect((await run(unique, ['workspace', 'select', 'dev'])).code).to.equal(0);
         expect((await run(unique, ['destroy', '-auto-approve'])).code).to.equal(0);
       });
@@ -214,7 +216,7 @@ for (const cli of ACCEPTANCE_CLIS)
         const text = wholeText(applied);
         for (const address of addresses) expect(text).to.include(`with ${address}`);
         const causes = text.match(
-          /taken out of it \(`(terraform|tofu) state rm`, a `removed` block, or `(terraform|tofu) workspace delete` and the workspace made again\)/g,
+          /taken out of it \(`(terraform|tofu) state rm`, a `removed` block, `(terraform|tofu) state mv` into another state, or `(terraform|tofu) workspace delete` and the workspace made again\)/g,
         );
         expect(causes, 'one cause, said alike for each').to.have.length(addresses.length);
         expect(named(s, name), 'nothing made twice').to.have.length(1);

@@ -190,6 +190,33 @@ describe('engine: whose object is it, for the state that made it', function () {
     expect([...api.things.keys()], 'nothing taken, nothing made').to.deep.equal(['foreign-1']);
   });
 
+  it('a `create_before_destroy` replacement cut off after its create: the next plan’s read names the new object, with steps that work', async () => {
+    const first = await apply(dir, 'x');
+    // `terraform apply -replace=…`: its plan walk shows the object it replaces, the apply makes the new
+    // object first, and the job is killed before it stored the state.
+    const planWalk = await Run.start(api, dir, { clientRun: 'replace' });
+    await planWalk.showTracked(first.out.state!);
+    await planWalk.engine.ended();
+    const replacing = await Run.start(api, dir, { clientRun: 'replace', applyWalk: true });
+    const made = await replacing.create('x');
+    expect(idOf(made.state)).to.equal('t-2');
+    await replacing.journal.flush();
+    replacing.kill();
+    // A plain re-apply plans no change: its walk reads what the state holds.
+    const walk = await Run.start(api, dir, { clientRun: 'again' });
+    const read = await walk.engine.readWithIdentity('fake_thing', first.out.state!, {}, null);
+    expect(summaries(read.diags)).to.deep.equal([['warning', 'A cut-off run made another the thing named "x"']]);
+    expect(read.diags.items[0]!.detail)
+      .to.include('made t-2 for the thing named "x", which this state does not hold: it still holds t-1')
+      .and.include('`terraform apply -replace=<address>`')
+      .and.include('`terraform state rm <address>`, then')
+      .and.include('id = "t-2"');
+    // Applied again with -replace: it takes t-2 over instead of making a third.
+    const again = await apply(dir, 'x');
+    expect(idOf(again.out.state)).to.equal('t-2');
+    expect(api.things.size).to.equal(2);
+  });
+
   it('a destroy’s plan judges nothing a create would need (an expiry already past, a change the platform refuses)', async () => {
     // The thing's `name` forced through `refusals` would need a replacement; a destroy's plan sends nothing.
     const run = await Run.start(api, dir, { host: { argv: ['terraform', 'destroy'] } });

@@ -216,16 +216,19 @@ export async function recoverRecorded<C>(
   if (unknownWindow) throw unclearWithoutProcess(r, plan, lead, id);
   // A request never answered may never have reached the platform: where it does not say when its objects
   // are made, an object holding the key may be another's, made since by anyone.
-  if (!lookup.madeAt)
+  if (!lookup.madeAt) {
+    // Every object that request could have made, each with why: none is taken.
+    const named = judge(r, lookup, plan, planned, holding, { ...evidence(true), requests: 0 });
     throw unknownOutcome(
       r,
       plan,
       lead,
       'That request was never answered, so it may never have reached the platform, and the platform does not say ' +
-        'when its objects are made: whether that request made this object, or another configuration or a person ' +
-        'made it since, cannot be told.',
-      [{ id, note: 'new since the earlier request' }],
+        'when its objects are made: whether that request made such an object, or another configuration or a ' +
+        'person made it since, cannot be told.',
+      named.kind === 'unclear' ? named.holders : [{ id, note: 'new since the earlier request' }],
     );
+  }
   if (!(await journal.claim(r.typeName, id)))
     throw unknownOutcome(r, plan, lead, 'Another provider process took the object it made first.', [
       { id, note: 'another resource took it a moment ago' },
