@@ -3,7 +3,7 @@
  * same in both providers (README, "Whose object is it"; docs/decisions.md, "Whose object is it"):
  *
  * - `untracked_objects`: what a create does when it matches an object that exists but that nothing
- *   says whose it is (no workspace of this directory noted it, no record of a create made it): what a
+ *   says whose it is (no state whose records are kept here noted it, no record of a create made it): what a
  *   job killed before Terraform saved its state leaves behind, or another's made on purpose. `adopt`
  *   is retired (it took objects that another state may hold): accepted, with a warning, as `refuse`.
  * - `missing_references`: what a plan does when an argument names an object the platform does not hold
@@ -38,9 +38,9 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       validate: [validators.oneOf(...MODES)],
       description:
         'What a create does when it matches an object that already exists on the platform (it holds the ' +
-        "new object's key and every setting the platform reports) and nothing says whose it is: no workspace " +
-        "of this working directory noted it as its state's, and no record of a create made it (objects " +
-        'another workspace or stack of this directory made are never refused, adopted or changed). Such an ' +
+        "new object's key and every setting the platform reports) and nothing says whose it is: no state whose " +
+        'records are kept here (another workspace, backend key or stack) noted it as its own, and no record of ' +
+        "a create made it (another state's objects are never refused, adopted or changed). Such an " +
         "object may be what a CI job killed before its state was saved left behind, or another configuration's " +
         "or person's. The plan warns, naming each (it cannot know yet whether its walk shows the object at " +
         'another address of its state); the apply decides before it sends the create. `refuse` (the default): ' +
@@ -67,9 +67,11 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       addedOverUpstream: OURS,
       description:
         'Where the provider writes down each create before its request leaves, so that the next run can ' +
-        'find what a killed run made, and which objects the states of each workspace hold. Default: ' +
+        'find what a killed run of the same state made, and which objects each state holds (a state is the ' +
+        'backend `terraform init` recorded, with its key or address, and the workspace). Default: ' +
         '`keel-creates/` in the data directory of the working directory. On a self-hosted CI runner, point ' +
-        'it at a volume that outlives the runner, one directory per configuration. A relative path is taken ' +
+        'it at a volume that outlives the runner; configurations and states sharing it are kept apart. A ' +
+        'relative path is taken ' +
         `from the working directory. Environment: \`${prefix}_CREATE_RECORDS_DIR\`.`,
     }),
   };

@@ -46,11 +46,16 @@ import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/i
  */
 export const WINDOW_SLACK_MS = 30_000;
 
+/** The digest of the key of an object of `r` as `model` describes it: what the journal files a create by. */
+export function keyOf<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fields>): string {
+  return digest(`${r.typeName}\0${describe(r, model)}`);
+}
+
 /** The journal's view of a create: its type and the digests of its key and of its settings. */
 export function createEntry<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, planned: ObjectValue): CreateEntry {
   return {
     type: r.typeName,
-    key: digest(`${r.typeName}\0${describe(r, plan)}`),
+    key: keyOf(r, plan),
     settings: digest(settingsText(r.schema.fields, inCurrentForm(r.schema.fields, planned))),
   };
 }
@@ -200,7 +205,9 @@ export async function recoverRecorded<C>(
     if (all.kind !== 'none')
       verdict = {
         kind: 'unclear',
-        why: "Another state's request to create an object of the same key was out at the same time, and either may have made it.",
+        why:
+          "Another state's request to create an object of the same key was out at the same time, and either " +
+          'may have made it.',
         holders:
           all.kind === 'unclear'
             ? all.holders

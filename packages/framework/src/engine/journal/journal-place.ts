@@ -55,7 +55,10 @@ export function journalPlace(provider: ProviderAddress, env: NodeJS.ProcessEnv, 
   return { root: recordsRoot(records, provider.name, state), state, workspace, base: records };
 }
 
-/** The journal's directory of `state` under `dir` (a place the user chose, or the data directory's `<namespace>-creates`). */
+/**
+ * The journal's directory of `state` under `dir` (a place the user chose, or the data directory's
+ * `<namespace>-creates`).
+ */
 export function recordsRoot(dir: string, provider: string, state: StateIdentity): string {
   return join(resolve(dir), provider, stateDirName(state));
 }
@@ -180,8 +183,13 @@ function localState(naming: { path: string; workspace_dir: string }, workspace: 
  * Settings that say nothing of which state (credentials, which change as they rotate; retries,
  * timeouts, locking): left out, so the same state is the same whoever reads it.
  */
-const NOT_NAMING =
-  /password|secret|token|credential|access_key|private_key|client_certificate|client_key|sas|encryption|username|profile|assume_role|shared_|skip_|retry|timeout|insecure|lock|update_method|proxy|^ca_|_ca_/i;
+const NOT_NAMING = new RegExp(
+  [
+    'password|secret|token|credential|access_key|private_key|client_certificate|client_key|sas|encryption',
+    'username|profile|assume_role|shared_|skip_|retry|timeout|insecure|lock|update_method|proxy|^ca_|_ca_',
+  ].join('|'),
+  'i',
+);
 
 function namingSettings(config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -10,16 +10,14 @@ import type { ObjectValue } from '../../schema/value.js';
 import { Diagnostics, diagnosticFromError } from '../diagnostics/index.js';
 import {
   decodeStored,
-  idOf,
   MODEL_OPTIONS,
   isNotFound,
   type EngineContext,
   type PrivateState,
   type StateOutcome,
 } from '../context/index.js';
-import { deadline, operationLimit, type ResourceDef } from '../contracts/index.js';
-import { describe } from '../creates/create-messages.js';
-import { digest } from '../journal/index.js';
+import { deadline, operationLimit } from '../contracts/index.js';
+import { cutOffReplacement } from '../creates/index.js';
 import { reconcileRead } from '../plan/index.js';
 
 export class ResourceState<C> {
@@ -71,7 +69,8 @@ export class ResourceState<C> {
       const fresh = await limit.bound(r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx));
       this.ctx.seen(r, current, fresh === null ? 'gone' : 'tracked');
       if (fresh === null) return { state: null, private: priv, diags };
-      await this.cutOffReplacement(r, current, diags);
+      const replaced = await cutOffReplacement(this.ctx, r, current);
+      if (replaced) diags.warning(...replaced);
       const freshValue = fromModel(r.schema.fields, fresh, current);
       return { state: reconcileRead(r.schema.fields, current, freshValue), private: priv, diags };
     } catch (err) {
@@ -82,40 +81,6 @@ export class ResourceState<C> {
       diags.append([diagnosticFromError(`Cannot read ${typeName}`, err)]);
       return { state: current, private: priv, diags };
     }
-  }
-
-  /**
-   * A killed run of this state made another object of the key of `current`, which this state still
-   * holds, and no run since showed it: a `create_before_destroy` replacement cut off after its create
-   * (a plain re-apply plans no change, so nothing else would name it). Named, with the steps that work:
-   * an import to an address that still holds the object being replaced is ignored.
-   */
-  private async cutOffReplacement(r: ResourceDef<Fields, C>, current: ObjectValue, diags: Diagnostics): Promise<void> {
-    const { journal, terms } = this.ctx;
-    if (!journal.usable || !r.findCreated) return;
-    const model = toModel(r.schema.fields, current, MODEL_OPTIONS);
-    const what = describe(r, model);
-    const key = { type: r.typeName, key: digest(`${r.typeName}\0${what}`), settings: '' };
-    const held = idOf(r, current);
-    const made = (await journal.killedRecords(key, { anySettings: true }))
-      .map((record) => record.id)
-      .filter((id): id is string => id !== null && id !== held);
-    if (made.length === 0) return;
-    const ids = [...new Set(made)];
-    const one = ids.length === 1;
-    const them = one ? ids[0]! : ids.join(', ');
-    const program = terms.program;
-    diags.warning(
-      `A cut-off run made another ${what}`,
-      `A run of this ${terms.stateWord} was cut off (its provider never got the client's orderly shutdown) after it ` +
-        `made ${them} for ${what}, which this ${terms.stateWord} does not hold: it still holds ${held}. If that run ` +
-        'was replacing this resource with `create_before_destroy` (`-replace`, `replace_triggered_by`), apply the ' +
-        `replacement again (\`${program} apply -replace=<address>\`): it takes ${one ? 'that object' : 'one of them'} ` +
-        `over instead of making another, then destroys ${held}. To keep ${one ? 'it' : 'one of them'} without ` +
-        `replacing: \`${program} state rm <address>\`, then ` +
-        `${terms.importAdvice(r.typeName, r.importState !== undefined, ids, r.importIdDescription)} Then delete ` +
-        `${held} on the platform. If ${one ? 'it is' : 'they are'} unwanted, delete ${one ? 'it' : 'them'} on the platform.`,
-    );
   }
 
   async importResourceState(typeName: string, id: string): Promise<StateOutcome> {
