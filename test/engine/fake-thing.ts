@@ -22,6 +22,7 @@ import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../packages/framework/src/wire/api-error.js';
+import { notePlatformDate } from '../../packages/framework/src/wire/platform-clock.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { recordsUnder } from '../support/create-records.js';
 
@@ -45,6 +46,9 @@ export class Platform {
   listing: 'answers' | 'hang' | Error = 'answers';
   /** The platform's clock: when it says objects were made. */
   clock = Date.now();
+  /** Whether its answers are dated (HTTP's `Date`), and how far the runner's clock is ahead of its own. */
+  dates = false;
+  runnerAheadMs = 0;
   /** Resolves when a create request reaches the platform (the moment to kill at). */
   reached: Promise<void> = Promise.resolve();
   private reach: () => void = () => {};
@@ -114,6 +118,7 @@ export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {
       async list(_plan, ctx) {
         const api = ctx.client;
         api.lists++;
+        if (api.dates) notePlatformDate(new Date(api.clock).toUTCString(), api.clock + api.runnerAheadMs);
         if (api.listing instanceof Error) throw api.listing;
         if (api.listing === 'hang')
           await new Promise((_resolve, reject) =>

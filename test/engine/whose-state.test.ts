@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { initBackend, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
+import { notePlatformDate } from '../../packages/framework/src/wire/platform-clock.js';
 
 const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
   diags.items.map((d) => [d.severity, d.summary]);
@@ -215,6 +216,36 @@ describe('engine: whose object is it, for the state that made it', function () {
     const again = await apply(dir, 'x');
     expect(idOf(again.out.state)).to.equal('t-2');
     expect(api.things.size).to.equal(2);
+  });
+
+  describe('a killed request’s window, measured on the platform’s clock (its answers’ `Date`)', () => {
+    /** The runner's clock `ahead` ms ahead of the platform's, whose answers are dated. */
+    function skewed(ahead: number): RunOptions {
+      api.dates = true;
+      api.runnerAheadMs = ahead;
+      return { clock: () => api.clock + ahead };
+    }
+    // The platform's clock as the next tests' answers show it again.
+    afterEach(() => notePlatformDate(new Date().toUTCString()));
+
+    it('the runner two minutes behind: the killed run’s own object is taken back the next minute', async () => {
+      const runner = skewed(-120_000);
+      await (await Run.start(api, dir, { ...runner, clientRun: 'killed' })).createKilled('x', 'killed-after');
+      api.clock += 60_000;
+      const again = await apply(dir, 'x', runner);
+      expect(summaries(again.out.diags)).to.deep.equal([['warning', 'Took over t-1, which a cut-off run made']]);
+      expect(idOf(again.out.state)).to.equal('t-1');
+    });
+
+    it('the runner two minutes ahead: another configuration’s look-alike made 100 s after the request is never taken', async () => {
+      const runner = skewed(120_000);
+      await (await Run.start(api, dir, { ...runner, clientRun: 'killed' })).createKilled('x', 'killed-before');
+      api.clock += 100_000;
+      api.foreign('x');
+      const again = await apply(dir, 'x', runner);
+      expect(summaries(again.out.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+      expect([...api.things.keys()]).to.deep.equal(['foreign-1']);
+    });
   });
 
   it('a destroy’s plan judges nothing a create would need (an expiry already past, a change the platform refuses)', async () => {

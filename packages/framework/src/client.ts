@@ -15,6 +15,7 @@ export {
   type ApiErrorDetails,
 } from './wire/api-error.js';
 export { timeApiExchange } from './wire/api-timing.js';
+export { notePlatformDate } from './wire/platform-clock.js';
 export { DiagnosticError, Diagnostics, sentences, type Diagnostic } from './engine/diagnostics/index.js';
 export { attrStep, indexStep, keyStep, type AttributePath, type PathStep } from './schema/path.js';
 export {

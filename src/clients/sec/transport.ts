@@ -4,6 +4,7 @@ import {
   codeForStatus,
   OUTCOME_UNKNOWN_NOTE,
   requestIdsOf,
+  notePlatformDate,
   timeApiExchange,
 } from '@keel/provider-framework/client';
 import type { CallSignal } from './call-signal.js';
@@ -220,6 +221,8 @@ export class Transport {
       firstHeader(result.headers, 'x-request-id') ?? firstHeader(result.headers, 'request-id'),
     );
     const retryAfter = firstHeader(result.headers, 'retry-after');
+    // The platform's clock, which its objects' times are written in (a killed create's window is measured on it).
+    notePlatformDate(firstHeader(result.headers, 'date'));
     return {
       response: { status: result.statusCode, text, ...(requestId === undefined ? {} : { requestId }) },
       ...(retryAfter === undefined ? {} : { retryAfter }),

@@ -15,6 +15,7 @@ import {
   type ApiErrorCode,
   OUTCOME_UNKNOWN_NOTE,
   requestIdsOf,
+  notePlatformDate,
   timeApiExchange,
 } from '@keel/provider-framework/client';
 import type { SignalLike } from '../cancellation.js';
@@ -255,6 +256,9 @@ export class VdbTransport {
       );
       unaryCall.on('metadata', (headers: grpc.Metadata) => {
         headerTraceId = traceIdOf(headers);
+        // The platform's clock, which its objects' times are written in (a killed create's window is measured on it).
+        const date = headers.get('date')[0];
+        notePlatformDate(typeof date === 'string' ? date : undefined);
       });
       unaryCall.on('status', (status: grpc.StatusObject) => {
         headerTraceId = traceIdOf(status.metadata) ?? headerTraceId;

@@ -36,6 +36,8 @@ export interface HttpServerOptions {
   readonly port?: number;
   /** Default 127.0.0.1: the emulators are for local tests only. */
   readonly host?: string;
+  /** The platform's clock: its answers are dated by it (HTTP's `Date`), as the times of its objects are. */
+  readonly now?: () => number;
 }
 
 export interface RunningHttpServer {
@@ -49,6 +51,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   const limits = httpLimits(options.limits);
   const server = createServer(serverOptions(limits), (req, res) => {
+    if (options.now) {
+      res.sendDate = false;
+      res.setHeader('Date', new Date(options.now()).toUTCString());
+    }
     handle(options, limits, req, res).catch((error: unknown) => {
       process.stderr.write(`emulator: unhandled error: ${String(error)}\n`);
       if (!res.headersSent) send(res, { status: 500, body: { message: 'internal emulator error' } });

@@ -174,6 +174,7 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     ...(rateLimit ? { rateLimit } : {}),
     isCreate: isCreateRequest,
     middleware: [authMiddleware(ctx)],
+    now: () => clock.now(),
     port: options.port ?? 0,
     ...(options.limits ? { limits: options.limits } : {}),
   });

@@ -34,6 +34,7 @@ import {
   notesHold,
   type CreateEntry,
   type CreateJournal,
+  type OpenRecord,
   type RecordHandle,
 } from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
@@ -41,10 +42,33 @@ import { DiagnosticError } from '../diagnostics/index.js';
 import { inCurrentForm, isPlatformSetting, differencesFromPlan } from '../plan/index.js';
 
 /**
- * How far the platform's clock and ours may differ, and how long after its request left a platform
- * may still make the object: the window of a killed request reaches this far either side.
+ * Where no answer said the platform's time (wire/platform-clock.ts): how far the platform's clock and
+ * ours may differ, and how long after its request left a platform may still make the object. The
+ * window of a killed request reaches this far either side.
  */
 export const WINDOW_SLACK_MS = 30_000;
+/** Where the platform's clock is known: a dated answer's second, and the network between us. */
+export const DATED_SLACK_MS = 2_000;
+/** How long after its process was last seen alive a request it had on the wire may still be carried out. */
+export const CARRIED_OUT_MS = 10_000;
+
+/**
+ * When the killed requests of `waiting` could have made their object, on the platform's clock where each
+ * record kept how far it was from the writer's, else on the writer's with WINDOW_SLACK_MS either side.
+ */
+function requestWindow(waiting: readonly OpenRecord[], now: number): { from: number; to: number } {
+  const dated = waiting.every((record) => record.platformOffset !== undefined);
+  const offset = (record: OpenRecord) => (dated ? record.platformOffset! : 0);
+  const before = dated ? DATED_SLACK_MS : WINDOW_SLACK_MS;
+  const after = dated ? DATED_SLACK_MS + CARRIED_OUT_MS : WINDOW_SLACK_MS;
+  const unknown = waiting.some((record) => record.aliveAt === null);
+  return {
+    from: Math.min(...waiting.map((record) => record.sentAt + offset(record))) - before,
+    to: unknown
+      ? now + Math.max(...waiting.map(offset))
+      : Math.max(...waiting.map((record) => record.aliveAt! + offset(record))) + HEARTBEAT_MS + after,
+  };
+}
 
 /** The digest of the key of an object of `r` as `model` describes it: what the journal files a create by. */
 export function keyOf<C>(r: ResourceDef<Fields, C>, model: ModelOf<Fields>): string {
@@ -192,10 +216,7 @@ export async function recoverRecorded<C>(
           : excludeOthers && maybeOthers(id)
             ? "another state's request, cut off too, may have made it"
             : undefined,
-    window: {
-      from: Math.min(...waiting.map((record) => record.sentAt)) - WINDOW_SLACK_MS,
-      to: unknownWindow ? now : Math.max(...waiting.map((record) => record.aliveAt!)) + HEARTBEAT_MS + WINDOW_SLACK_MS,
-    },
+    window: requestWindow(waiting, now),
     requests: waiting.length,
   });
   let verdict = judge(r, lookup, plan, planned, holding, evidence(true));

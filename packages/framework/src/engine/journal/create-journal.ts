@@ -36,6 +36,7 @@ import { JournalDirectory } from './journal-directory.js';
 import { appendLine, OwnLog, type LogLine } from './journal-log.js';
 import type { JournalPlace } from './journal-place.js';
 import { ProcessFile } from './journal-process.js';
+import { platformOffsetMs } from '../../wire/platform-clock.js';
 
 /** A record read back, with what its process's file says. */
 export interface OpenRecord extends RecordContent {
@@ -94,6 +95,7 @@ export class CreateJournal extends JournalDirectory {
       const process = await this.process.ensure(this.dir);
       const sentAt = this.now();
       const rid = recordId(sentAt);
+      const platformOffset = platformOffsetMs();
       const content: RecordContent = {
         version: 1,
         provider: this.provider,
@@ -108,6 +110,7 @@ export class CreateJournal extends JournalDirectory {
         census: [...census],
         process,
         sentAt,
+        ...(platformOffset !== undefined ? { platformOffset } : {}),
         id: null,
         answeredAt: null,
         returnedAt: null,

@@ -58,6 +58,11 @@ export interface RecordContent {
   /** The process file of the process that sent it. */
   readonly process: string;
   readonly sentAt: number;
+  /**
+   * How far the platform's clock was ahead of the writer's when the request left (wire/platform-clock.ts),
+   * where an answer said; `sentAt` and the process's liveness are on the writer's clock.
+   */
+  readonly platformOffset?: number;
   readonly id: string | null;
   readonly answeredAt: number | null;
   /** When the create's result went back to its caller (null: never, or the process died first). */
