@@ -183,7 +183,7 @@ async function main(options: SoakOptions): Promise<number> {
     (_, i) => new SoakWorkspace(out, i, options.providers, providerEnv),
   );
   const shape = shapeFor(options.resources);
-  const memory = new MemoryWatch(join(options.providers, 'start-bundle.cjs'));
+  const memory = new MemoryWatch(join(options.providers, 'start-bundle.cjs'), out);
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(
     `soak: ${options.workspaces} workspaces × ${options.resources} resources (${shape.channels} channels, ` +

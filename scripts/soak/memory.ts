@@ -3,7 +3,8 @@
  * (VmHWM: a process that lives between two samples is caught as long as one sample sees it), and
  * this process's RSS and heap, which hold the emulators.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { relative, isAbsolute } from 'node:path';
 
 export interface MemoryPeaks {
   /** provider name (sec, vdb) → the largest peak RSS of one of its processes, in bytes. */
@@ -21,8 +22,15 @@ export class MemoryWatch {
   private emulatorsHeap = 0;
   private readonly timer: NodeJS.Timeout;
 
-  /** `launcher`: the path in a provider process's command line (bin/start-bundle.cjs). */
-  constructor(private readonly launcher: string) {
+  /**
+   * `launcher`: the path in a provider process's command line (bin/start-bundle.cjs); `under`: the
+   * directory the soak's workspaces are in, where Terraform starts its providers. A provider process
+   * started elsewhere (another test beside the soak, another soak) is not the soak's to count.
+   */
+  constructor(
+    private readonly launcher: string,
+    private readonly under: string,
+  ) {
     this.timer = setInterval(() => this.sample(), SAMPLE_MS);
     this.timer.unref();
   }
@@ -51,6 +59,7 @@ export class MemoryWatch {
         const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
         const at = args.indexOf(this.launcher);
         if (at < 0) continue;
+        if (!isUnder(readlinkSync(`/proc/${pid}/cwd`), this.under)) continue;
         const provider = args[at + 1] ?? 'unknown';
         const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
         if (kb) this.providers[provider] = Math.max(this.providers[provider] ?? 0, Number(kb) * 1024);
@@ -59,4 +68,9 @@ export class MemoryWatch {
       }
     }
   }
+}
+
+function isUnder(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

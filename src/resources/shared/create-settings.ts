@@ -68,7 +68,8 @@ export function createSettingFields(prefix: 'SEC' | 'VDB') {
       description:
         'Where the provider writes down each create before its request leaves, so that the next run can ' +
         'find what a killed run of the same state made, and which objects each state holds (a state is the ' +
-        'backend `terraform init` recorded, with its key or address, and the workspace). Default: ' +
+        'backend the working directory was initialised with, with its key or address, and the workspace). ' +
+        'Default: ' +
         '`keel-creates/` in the data directory of the working directory. On a self-hosted CI runner, point ' +
         'it at a volume that outlives the runner; configurations and states sharing it are kept apart. A ' +
         'relative path is taken ' +
