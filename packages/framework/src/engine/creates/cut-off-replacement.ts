@@ -21,7 +21,8 @@ export async function cutOffReplacement<C>(
   current: ObjectValue,
 ): Promise<[summary: string, detail: string] | undefined> {
   const { journal, terms } = ctx;
-  if (!journal.usable || !r.findCreated) return undefined;
+  // Every read asks: most have no record of their type, and nothing more is worked out for them.
+  if (!r.findCreated || !(await journal.hasRecordsOf(r.typeName))) return undefined;
   const model = toModel(r.schema.fields, current, MODEL_OPTIONS);
   const held = idOf(r, current);
   const key = { type: r.typeName, key: keyOf(r, model), settings: '' };

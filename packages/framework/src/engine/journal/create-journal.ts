@@ -172,6 +172,12 @@ export class CreateJournal extends JournalDirectory {
     }
   }
 
+  /** Whether any record of `type` is open, from this process's listing (most runs have none: nothing more to ask). */
+  async hasRecordsOf(type: string): Promise<boolean> {
+    if (!this.dir || this.readOnly) return false;
+    return (await this.loadIndex()).hasType(type);
+  }
+
   /** Whether any record matches `entry` (its type, key and settings, or type and key), from this process's listing. */
   async hasRecords(entry: CreateEntry, options: Matching = {}): Promise<boolean> {
     if (!this.dir) return false;
