@@ -69,7 +69,15 @@ export const schema = resourceSchema(
   {
     id: attr.sdkId(),
     name: attr.string({ required: true, description: 'name' }),
-    color: attr.string({ optional: true, default: 'blue', description: 'a setting the platform stores' }),
+    color: attr.string({
+      optional: true,
+      default: 'blue',
+      description: 'a setting the platform stores',
+      // What a create would refuse at plan, as an expiry that has passed is (whose-state.test.ts).
+      validate: [
+        { description: 'not `expired`', check: (v) => (v === 'expired' ? 'must be in the future' : undefined) },
+      ],
+    }),
     token: attr.string({ optional: true, sensitive: true, description: 'a secret the platform never shows' }),
     made_at: attr.string({ computed: true, description: 'when the platform made it' }),
   },

@@ -248,11 +248,13 @@ describe('engine: whose object is it, for the state that made it', function () {
     });
   });
 
-  it('a destroy’s plan judges nothing a create would need (an expiry already past, a change the platform refuses)', async () => {
-    // The thing's `name` forced through `refusals` would need a replacement; a destroy's plan sends nothing.
-    const run = await Run.start(api, dir, { host: { argv: ['terraform', 'destroy'] } });
-    const plan = await run.plan('x');
-    expect(plan.diags.items).to.deep.equal([]);
+  it('a destroy’s plan judges nothing a create would need (a value whose time has passed)', async () => {
+    // A plan of the same configuration refuses the value…
+    const planned = await (await Run.start(api, dir, { host: { argv: ['terraform', 'plan'] } })).plan('x', 'expired');
+    expect(summaries(planned.diags)).to.deep.equal([['error', 'Invalid value for "color"']]);
+    // …and the plan Terraform makes before a destroy, which sends nothing it plans, does not.
+    const destroying = await Run.start(api, dir, { host: { argv: ['terraform', 'destroy'] } });
+    expect((await destroying.plan('x', 'expired')).diags.items).to.deep.equal([]);
   });
 
   /**

@@ -173,7 +173,8 @@ export class CreateLookalikes<C> {
       ];
       if (others.length > 0) {
         // Another state's: made on purpose beside this one, unless the platform keeps the key unique.
-        const labels = [...new Set(others.map((state) => (mine ? stateLabel(state, mine) : state.workspace)))];
+        const word = this.ctx.terms.workspaceWord;
+        const labels = [...new Set(others.map((state) => (mine ? stateLabel(state, mine, word) : state.workspace)))];
         if (unique) diags.error(...heldElsewhere(this.ctx, lookup, what, o, labels));
       } else if (!own) objects.push(o);
       // Else this state's own, at another address (a renamed key whose old object this apply destroys).

@@ -56,12 +56,16 @@ export const CARRIED_OUT_MS = 10_000;
  * When the killed requests of `waiting` could have made their object, on the platform's clock where each
  * record kept how far it was from the writer's, else on the writer's with WINDOW_SLACK_MS either side.
  */
-function requestWindow(waiting: readonly OpenRecord[], now: number): { from: number; to: number } {
+function requestWindow(
+  waiting: readonly OpenRecord[],
+  now: number,
+  /** Some record's process file is gone: when it was last alive is not known. */
+  unknown: boolean,
+): { from: number; to: number } {
   const dated = waiting.every((record) => record.platformOffset !== undefined);
   const offset = (record: OpenRecord) => (dated ? record.platformOffset! : 0);
   const before = dated ? DATED_SLACK_MS : WINDOW_SLACK_MS;
   const after = dated ? DATED_SLACK_MS + CARRIED_OUT_MS : WINDOW_SLACK_MS;
-  const unknown = waiting.some((record) => record.aliveAt === null);
   return {
     from: Math.min(...waiting.map((record) => record.sentAt + offset(record))) - before,
     to: unknown
@@ -216,7 +220,7 @@ export async function recoverRecorded<C>(
           : excludeOthers && maybeOthers(id)
             ? "another state's request, cut off too, may have made it"
             : undefined,
-    window: requestWindow(waiting, now),
+    window: requestWindow(waiting, now, unknownWindow),
     requests: waiting.length,
   });
   let verdict = judge(r, lookup, plan, planned, holding, evidence(true));

@@ -26,7 +26,8 @@ export async function cutOffReplacement<C>(
   const model = toModel(r.schema.fields, current, MODEL_OPTIONS);
   const held = idOf(r, current);
   const key = { type: r.typeName, key: keyOf(r, model), settings: '' };
-  const made = (await journal.killedRecords(key, { anySettings: true }))
+  // From this process's listing: a read of each object of the key would otherwise list the directory again.
+  const made = (await journal.killedRecords(key, { anySettings: true, afresh: false }))
     .map((record) => record.id)
     .filter((id): id is string => id !== null && id !== held);
   if (made.length === 0) return undefined;

@@ -174,11 +174,10 @@ export function heldElsewhere<C>(
   const { terms } = ctx;
   const word = terms.workspaceWord;
   const name = terms.isPulumi ? '`pulumi.getStack()`' : '`terraform.workspace`';
-  const whose = owners.map((label) => (terms.isPulumi ? label.replace(/^workspace "pulumi stack /, 'stack "') : label));
   return [
     `${capitalized(what)} exists already`,
     `The platform keeps ${lookup.key} unique, and ${lookup.importId(object)} holds it: the ${terms.stateWord} of ` +
-      `${whose.join(', ')} made or holds that object, so this ${terms.stateWord} cannot make its own with the same ` +
+      `${owners.join(', ')} made or holds that object, so this ${terms.stateWord} cannot make its own with the same ` +
       `${lookup.key}. Give each ${word} its own (for example with the ${word}'s name in it: ${name}). Nothing was ` +
       'created.',
   ];

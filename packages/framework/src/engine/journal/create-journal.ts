@@ -184,10 +184,13 @@ export class CreateJournal extends JournalDirectory {
     return (await this.loadIndex()).matching(entry, options).length > 0;
   }
 
-  /** The records matching `entry`, read afresh from the directory with their processes' news. */
-  async openRecords(entry: CreateEntry, options: Matching = {}): Promise<OpenRecord[]> {
+  /**
+   * The records matching `entry` with their processes' news, read afresh from the directory unless
+   * `afresh` is false (this process's listing then: a killed run's records were there when it began).
+   */
+  async openRecords(entry: CreateEntry, options: Matching & { afresh?: boolean } = {}): Promise<OpenRecord[]> {
     if (!this.dir) return [];
-    this.index = null;
+    if (options.afresh !== false) this.index = null;
     const out: OpenRecord[] = [];
     for (const e of (await this.loadIndex()).matching(entry, options)) {
       const content =
@@ -209,7 +212,7 @@ export class CreateJournal extends JournalDirectory {
    * client's orderly shutdown (a run that ended in order handed its results over: `ended`), and they
    * are of no process of this very run of the client.
    */
-  async killedRecords(entry: CreateEntry, options: Matching = {}): Promise<OpenRecord[]> {
+  async killedRecords(entry: CreateEntry, options: Matching & { afresh?: boolean } = {}): Promise<OpenRecord[]> {
     if (!this.dir || this.readOnly || !(await this.hasRecords(entry, options))) return [];
     return (await this.openRecords(entry, options)).filter(
       (record) =>

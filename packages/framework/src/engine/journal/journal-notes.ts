@@ -18,17 +18,16 @@
  * of the client showed (every provider process of one `terraform apply` serves the same run: its plan
  * walk and its apply walk). An object the notes name but this run's plan walk did not show is no longer
  * in the state: `terraform state rm`, or a workspace deleted and made again. A run's list is read only
- * by that run; lists untouched for RUN_LIST_DAYS are removed when a new run begins its own.
+ * by that run; lists untouched for RUN_FILE_DAYS (journal-runs.ts) are removed when a new run begins its own.
  */
-import { appendFile, mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { digest } from './journal-files.js';
+import { removeOlderThan, RUN_FILE_DAYS } from './journal-runs.js';
 import { isStateDirName, type StateIdentity } from './journal-place.js';
 
 export const NOTES_FILE = 'owned';
 const RUNS_DIR = 'runs';
-/** A run's list is kept this long after its last line: far longer than any run (a plan waiting for approval). */
-export const RUN_LIST_DAYS = 30;
 
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
@@ -44,9 +43,12 @@ export interface StateName {
   readonly where: string;
 }
 
-/** A state as a message names it to a run of `mine`: its workspace, and its backend where that is another. */
-export function stateLabel(state: StateName, mine: StateIdentity): string {
-  const workspace = `workspace "${state.workspace}"`;
+/**
+ * A state as a message names it to a run of `mine`: its workspace (`word`, as the client calls one: a
+ * Pulumi stack), and its backend where that is another.
+ */
+export function stateLabel(state: StateName, mine: StateIdentity, word = 'workspace'): string {
+  const workspace = `${word} "${state.workspace}"`;
   return state.backend === mine.backend ? workspace : `${workspace} of ${state.where}`;
 }
 
@@ -171,21 +173,6 @@ export class OwnershipNotes {
     return this.initial!;
   }
 
-  /** The lists of runs long over (none is read but by its own run): a new run's list begins. */
-  private async removeOldRunLists(): Promise<void> {
-    const dir = join(this.dir, RUNS_DIR);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const before = Date.now() - RUN_LIST_DAYS * 24 * 3600 * 1000;
-    for (const name of names) {
-      if (name === this.run) continue;
-      const at = await stat(join(dir, name)).then(
-        (s) => s.mtimeMs,
-        () => Number.POSITIVE_INFINITY,
-      );
-      if (at < before) await unlink(join(dir, name)).catch(() => undefined);
-    }
-  }
-
   private async write(): Promise<void> {
     try {
       const known = await this.load();
@@ -207,7 +194,8 @@ export class OwnershipNotes {
     const shown = this.shownQueue.splice(0);
     try {
       if (shown.length > 0 && this.run !== undefined) {
-        if (!this.runListBegun) await this.removeOldRunLists();
+        // The lists of runs long over (none is read but by its own run) go as a new run's list begins.
+        if (!this.runListBegun) await removeOlderThan(join(this.dir, RUNS_DIR), RUN_FILE_DAYS, this.run);
         this.runListBegun = true;
         await appendTo(join(this.dir, RUNS_DIR), this.run, shown.map((key) => `${key}\n`).join(''));
       }

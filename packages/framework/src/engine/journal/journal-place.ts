@@ -7,9 +7,10 @@
  * data directory), and the workspace. Two backend keys of one directory (GitLab's state names,
  * Terragrunt), two workspaces, two configurations on one volume: each its own records and notes.
  */
-import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, mkdirSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { digest } from './journal-files.js';
+import { removeOlderThan, RUN_FILE_DAYS } from './journal-runs.js';
 
 /** Which state a run reads and writes: what its records and notes are kept for. */
 export interface StateIdentity {
@@ -76,9 +77,6 @@ export function testState(state: StateIdentity): StateIdentity {
   return { ...state, state: 'testrun00000', where: 'a test run', test: true };
 }
 
-/** A run's files are kept this long after it began: far longer than any run (a plan waiting for approval). */
-const RUN_FILE_DAYS = 30;
-
 /**
  * The state of the client's run `run` (its process id and start time: engine/host/host-view.ts), the
  * same for every provider process of it: the first one writes what it found (`seen`), and the others
@@ -91,7 +89,8 @@ export function stateOfRun(base: string, run: string, seen: StateIdentity): Stat
   try {
     try {
       writeFileSync(file, `${JSON.stringify(seen)}\n`, { flag: 'wx' });
-      removeOldRunFiles(dir, file);
+      // The files of runs long over go as a new run's begins, as the notes' run lists do.
+      void removeOlderThan(dir, RUN_FILE_DAYS, basename(file));
       return seen;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
@@ -108,17 +107,6 @@ export function stateOfRun(base: string, run: string, seen: StateIdentity): Stat
     return { workspace: workspace!, backend: backend!, state: state!, where: where! };
   } catch {
     return seen;
-  }
-}
-
-function removeOldRunFiles(dir: string, keep: string): void {
-  const before = Date.now() - RUN_FILE_DAYS * 24 * 3600_000;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (path === keep) continue;
-    try {
-      if (statSync(path).mtimeMs < before) unlinkSync(path);
-    } catch {}
   }
 }
 
