@@ -166,7 +166,7 @@ async function trial(t: Trial): Promise<void> {
     // Runner C: a fresh directory, its records on the volume A's were on.
     const c = runner();
     await c.expect(['init', '-no-color'], 0, shared);
-    const imported = await applyFollowingTheWayOut(c, shared);
+    const imported = (await applyFollowingTheWayOut(c, shared)).imported.size;
     await c.expect(['plan', '-detailed-exitcode', '-no-color'], 0, shared);
     const state = await c.state();
     tally.duplicates += made() - setup.objects;

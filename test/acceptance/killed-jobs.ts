@@ -125,20 +125,26 @@ export function untracked(
  * answered, of a type the platform gives no creation time: it may never have reached the platform),
  * the way out its message gives, as a person takes it: each object it names as new since the request
  * imported to one of the resources it stopped (one object to one resource; a resource left without one
- * is created by the next apply, once the imports show whose the others are), and apply again. How many
- * were imported; any other error fails.
+ * is created by the next apply, once the imports show whose the others are), and apply again. The ids
+ * imported, and the ids each apply's own output says it took over ("Took over <id>, which a cut-off run
+ * made"); any other error fails.
  */
-export async function applyFollowingTheWayOut(ws: Workspace, env: Record<string, string> = {}): Promise<number> {
+export async function applyFollowingTheWayOut(
+  ws: Workspace,
+  env: Record<string, string> = {},
+): Promise<{ imported: Set<string>; tookOver: Set<string> }> {
   const file = join(ws.configDir, 'imports.tf');
   const imports: string[] = [];
   const taken = new Set<string>();
+  const tookOver = new Set<string>();
   for (let round = 0; round < 3; round++) {
     const applied = await ws.run(['apply', '-auto-approve', '-no-color'], env);
+    const text = `${applied.stdout}\n${applied.stderr}`.replace(/\s+/g, ' ');
+    for (const m of text.matchAll(/Took over (\S+), which a cut-off run made/g)) tookOver.add(m[1]!);
     if (applied.code === 0) {
       rmSync(file, { force: true });
-      return imports.length;
+      return { imported: taken, tookOver };
     }
-    const text = `${applied.stdout}\n${applied.stderr}`.replace(/\s+/g, ' ');
     const before = imports.length;
     for (const error of text.split('Error: ').slice(1)) {
       if (!error.startsWith('Create outcome unknown'))

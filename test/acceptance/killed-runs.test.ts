@@ -117,16 +117,23 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
     const before = await ws.state().catch(() => new Map());
     const leftBehind = untracked(emulator, types, baseline, before);
 
-    const imported = await applyFollowingTheWayOut(ws);
+    const reapplied = await applyFollowingTheWayOut(ws);
+    const imported = reapplied.imported.size;
     tally.imported += imported;
     const state = await ws.state();
     const after = untracked(emulator, types, baseline, state);
     tally.untracked += after.length;
+    // Every object the re-apply took over, not imported, it says it took over in its own output.
+    const adopted = leftBehind.filter((id) => !after.includes(id) && !reapplied.imported.has(id));
+    expect([...reapplied.tookOver].sort(), `${t.label}: the apply's "Took over" warnings`).to.deep.equal(
+      adopted.sort(),
+    );
     expectEmulatorHoldsState(emulator, types, baseline, state, `${t.label}: after a plain apply`);
     await ws.expect(['plan', '-detailed-exitcode', '-no-color'], 0);
     tally.lines.push(
       `    ${t.label}: ${inFlight} create(s) on the wire, ${leftBehind.length} untracked after the kill, ` +
-        `${imported} imported as its outcome-unknown errors said, ${after.length} untracked after the re-apply`,
+        `${imported} imported as its outcome-unknown errors said, ${reapplied.tookOver.size} taken over as its output said, ` +
+        `${after.length} untracked after the re-apply`,
     );
   } catch (err) {
     kept = true;

@@ -224,28 +224,33 @@ export class Workspace {
   }
 
   /**
-   * Starts `terraform -chdir=config <args>` and returns at once: its pid (to kill it outright) and
-   * its result, which resolves when it ends, however it ends. With `group`, it leads a process group
-   * of its own, which its providers join: `-pid` kills the whole job, as a lost CI runner does.
+   * Starts `terraform -chdir=config <args>` and returns at once: its pid (to kill it outright), its
+   * output so far, a way to answer its prompts (`answer`, with `input`), and its result, which resolves
+   * when it ends, however it ends. With `group`, it leads a process group of its own, which its
+   * providers join: `-pid` kills the whole job, as a lost CI runner does.
    */
   start(
     args: string[],
     extraEnv: Record<string, string> = {},
-    options: { group?: boolean } = {},
-  ): { pid: number; done: Promise<RunResult> } {
+    options: { group?: boolean; input?: boolean } = {},
+  ): { pid: number; done: Promise<RunResult>; output: () => string; answer: (line: string) => void } {
     const child = spawn(this.terraform, [`-chdir=${join(this.dir, 'config')}`, ...args], {
-      env: { ...this.env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...this.env, ...(options.input ? { TF_INPUT: '1' } : {}), ...extraEnv },
+      stdio: [options.input ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: options.group === true,
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const done = new Promise<RunResult>((resolvePromise) =>
       child.on('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr })),
     );
-    return { pid: child.pid!, done };
+    const answer = (line: string) => {
+      if (!child.stdin) throw new Error('started without `input`: nothing to answer');
+      child.stdin.end(`${line}\n`);
+    };
+    return { pid: child.pid!, done, output: () => stdout, answer };
   }
 
   /** The directory Terraform runs in (-chdir): its providers' working directory. */

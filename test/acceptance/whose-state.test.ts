@@ -8,16 +8,34 @@
  * hold the rest, over generated schedules.
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
 import { ACCEPTANCE_CLIS } from './real-clients.js';
 import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
 import { startStateServer, type StateServer } from './state-server.js';
 import { localMirror } from './local-mirror.js';
+import { digest } from '../../packages/framework/src/engine/journal/index.js';
 
 const HEAD = 'terraform {\n  required_providers {\n    sec = { source = "keel/sec" }\n  }\n}\nprovider "sec" {}\n';
+const ADDRESS = 'sec_alert_channel_email.oncall';
+/** A message as one line: the CLI wraps a diagnostic's text at its width. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+/** The lists of the runs in `ws`'s records (journal-notes.ts), by path. */
+const runLists = (ws: Workspace) =>
+  readdirSync(ws.dir, { recursive: true, encoding: 'utf8' }).filter((f) => /(^|\/)runs\/[^/]+$/.test(f));
+/** Whether the list of a run not among `before` says a plan of its walk was made of `id`. */
+function plannedInRun(ws: Workspace, before: readonly string[], id: string): boolean {
+  const line = `p ${ADDRESS.split('.')[0]} ${digest(id)}`;
+  const lists = runLists(ws).filter((f) => !before.includes(f));
+  return lists.some((f) => readFileSync(join(ws.dir, f), 'utf8').split('\n').includes(line));
+}
+async function until(holds: () => boolean, what: string, withinMs = 60_000): Promise<void> {
+  for (const end = Date.now() + withinMs; !holds(); await delay(50))
+    if (Date.now() > end) throw new Error(`${what}: not within ${withinMs / 1000} s`);
+}
 const channel = (name: string) =>
   `resource "sec_alert_channel_email" "oncall" {\n  name       = "${name}"\n  recipients = ["oncall@example.com"]\n}\n`;
 
@@ -50,6 +68,11 @@ for (const cli of ACCEPTANCE_CLIS)
     const run = async (ws: Workspace, args: string[]) => {
       const r = await ws.run([...args, '-no-color']);
       return { ...r, text: `${r.stdout}\n${r.stderr}` };
+    };
+    const workspaceOf = (name: string) => {
+      const ws = new Workspace(HEAD + channel(name), sec.env, options);
+      spaces.push(ws);
+      return ws;
     };
     const ok = async (ws: Workspace, args: string[]) => {
       const r = await run(ws, args);
@@ -99,6 +122,107 @@ for (const cli of ACCEPTANCE_CLIS)
       const replan = await ok(ws, ['plan', '-detailed-exitcode']);
       expect(replan.text).to.include('No changes.');
       rows.push(`prod applies, preview applies and destroys, prod plans: ${named(name).length} channel(s), no changes`);
+      await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name)).to.deep.equal([]);
+    });
+
+    it('`workspace select w2` while w1’s apply waits at "yes": the apply is w1’s; w2 makes its own, and its destroy leaves w1’s', async () => {
+      const name = `whose-${cli.command}-select`;
+      const ws = workspaceOf(name);
+      await ok(ws, ['init']);
+      await ok(ws, ['workspace', 'new', 'w2']);
+      await ok(ws, ['workspace', 'new', 'w1']);
+      const w1 = ws.start(['apply', '-no-color'], {}, { input: true });
+      await until(() => w1.output().includes('Enter a value:'), 'the apply asks for approval');
+      await ok(ws, ['workspace', 'select', 'w2']);
+      w1.answer('yes');
+      const applied = await w1.done;
+      expect(applied.code, `${applied.stdout}\n${applied.stderr}`).to.equal(0);
+      const made = named(name);
+      expect(made).to.have.length(1);
+      const w2 = await ok(ws, ['apply', '-auto-approve']);
+      expect(flat(w2.text), 'no word of a cut-off run').to.not.include('cut off').and.not.include('Took over');
+      expect(named(name), "w2's own beside w1's").to.have.length(2);
+      await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name), "w1's, only").to.deep.equal(made);
+      await ok(ws, ['workspace', 'select', 'w1']);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
+      rows.push(
+        `w1 applies while w2 is selected, w2 applies and destroys: ${named(name).length} channel(s), w1 plans no changes`,
+      );
+      await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name)).to.deep.equal([]);
+    });
+
+    it('`state mv` into another workspace’s state: the old one refuses to make it again, never takes it back', async () => {
+      const name = `whose-${cli.command}-mv`;
+      const ws = workspaceOf(name);
+      await ok(ws, ['init']);
+      await ok(ws, ['workspace', 'new', 'w1']);
+      await ok(ws, ['apply', '-auto-approve']);
+      const made = named(name);
+      await ok(ws, ['workspace', 'new', 'w2']);
+      const [from, to] = ['w1', 'w2'].map(
+        (w) => `-state${w === 'w2' ? '-out' : ''}=terraform.tfstate.d/${w}/terraform.tfstate`,
+      );
+      await ok(ws, ['state', 'mv', from!, to!, ADDRESS, ADDRESS]);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text, 'w2 holds it').to.include('No changes.');
+      await ok(ws, ['workspace', 'select', 'w1']);
+      const again = flat((await run(ws, ['apply', '-auto-approve'])).text);
+      expect(again).to.include('exists already, untracked').and.include(`This state's notes say it held ${made[0]}`);
+      expect(again, 'one cause').to.not.include('cut off');
+      expect(named(name), 'nothing made, nothing taken').to.deep.equal(made);
+      await ok(ws, ['workspace', 'select', 'w2']);
+      await ok(ws, ['destroy', '-auto-approve']);
+      rows.push(`w1 applies, state mv to w2, w1 applies (refused), w2 destroys: ${named(name).length} channel(s)`);
+      expect(named(name)).to.deep.equal([]);
+    });
+
+    it('`state rm` right after an apply: the next apply refuses with that one cause, and its `import` way out works', async () => {
+      const name = `whose-${cli.command}-rm`;
+      const ws = workspaceOf(name);
+      await ok(ws, ['init']);
+      await ok(ws, ['apply', '-auto-approve']);
+      const made = named(name);
+      await ok(ws, ['state', 'rm', ADDRESS]);
+      const again = flat((await run(ws, ['apply', '-auto-approve'])).text);
+      expect(again).to.include(`This state's notes say it held ${made[0]}`).and.include(`id = "${made[0]}"`);
+      expect(again, 'one cause').to.not.include('cut off').and.not.include('Took over');
+      expect(named(name)).to.deep.equal(made);
+      writeFileSync(join(ws.configDir, 'import.tf'), `import {\n  to = ${ADDRESS}\n  id = "${made[0]}"\n}\n`);
+      await ok(ws, ['apply', '-auto-approve']);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
+      rows.push(`apply, state rm, apply (refused), import as it says: ${named(name).length} channel(s), no changes`);
+      await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name)).to.deep.equal([]);
+    });
+
+    it('a `removed` block and a new resource of the same name in one apply: refused, as in two applies', async () => {
+      const name = `whose-${cli.command}-removed`;
+      const ws = workspaceOf(name);
+      await ok(ws, ['init']);
+      await ok(ws, ['apply', '-auto-approve']);
+      const made = named(name);
+      const again = `resource "sec_alert_channel_email" "again" {\n  name       = "${name}"\n  recipients = ["oncall@example.com"]\n}\n`;
+      const removed = `removed {\n  from = ${ADDRESS}\n  lifecycle {\n    destroy = false\n  }\n}\n`;
+      ws.writeConfig(HEAD + removed + again);
+      const oneApply = flat((await run(ws, ['apply', '-auto-approve'])).text);
+      expect(oneApply).to.include('exists already, untracked').and.include(`This state's notes say it held ${made[0]}`);
+      expect(named(name), 'no second object').to.deep.equal(made);
+      // Its way out: the new resource takes the object back.
+      ws.writeConfig(`${HEAD}${again}import {\n  to = sec_alert_channel_email.again\n  id = "${made[0]}"\n}\n`);
+      await ok(ws, ['apply', '-auto-approve']);
+      expect(named(name)).to.deep.equal(made);
+      // A renamed key with no `moved` block, which destroys the old object (a plan of its destroy), is no such case.
+      ws.writeConfig(HEAD + again.replace('"again"', '"renamed"'));
+      const runsBefore = runLists(ws);
+      const renamed = await ok(ws, ['apply', '-auto-approve']);
+      expect(renamed.text).to.include('1 added, 0 changed, 1 destroyed');
+      expect(plannedInRun(ws, runsBefore, made[0]!), 'the plan of its destroy (plan_destroy)').to.equal(true);
+      expect(named(name), 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
+      rows.push(
+        `apply, removed + the same name in one apply (refused), import, renamed key: ${named(name).length} channel(s)`,
+      );
       await ok(ws, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);
     });

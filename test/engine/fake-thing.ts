@@ -267,9 +267,18 @@ export class Run {
     this.frozenAt = this.now();
   }
 
-  /** Terraform shows a state it tracks: the refresh before a plan reads it. */
-  async showTracked(state: ObjectValue) {
+  /**
+   * Terraform's plan walk of an object its state holds: the refresh reads it, then a plan of it is made
+   * (`kept`: its configuration as it is; `destroyed`: an orphan, a renamed key's old object, plan_destroy),
+   * or none (`forgotten`: a `removed` block with `destroy = false`).
+   */
+  async showTracked(state: ObjectValue, then: 'kept' | 'destroyed' | 'forgotten' = 'kept') {
     await this.engine.readWithIdentity('fake_thing', state, {}, null);
+    if (then !== 'forgotten') {
+      const config = then === 'kept' ? { ...state, id: null, made_at: null, token: null } : null;
+      const proposed = config && (proposedNew(schema.block, state, config) as ObjectValue);
+      await this.engine.planWithNotices('fake_thing', state, proposed, config, {}, null);
+    }
     await this.journal.flush();
   }
 }

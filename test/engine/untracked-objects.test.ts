@@ -349,7 +349,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         await delay(s.pauses[i]);
         return planSlot(async () => {
           if (n >= 3) return [creates[n - 3]!, await plans.plan(creates[n - 3]!)] as const;
-          if (!s.removed[n]) await plans.upgrade(own[n]!);
+          if (!s.removed[n]) await plans.showTracked(own[n]!, 'destroyed');
           return null;
         });
       });
@@ -483,7 +483,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const both = await Run.start(api, dir);
       const plan = await both.plan('twin');
       expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
-      await both.upgrade(stored.state!);
+      await both.showTracked(stored.state!, 'destroyed');
       const out = await both.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
       expect(out.diags.items).to.deep.equal([]);
       expect(idOf(out.state)).to.equal('t-2');
@@ -577,7 +577,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const thisRun = { clientRun: 'renamed' };
       const planWalk = await Run.start(api, dir, thisRun);
       const plan = await planWalk.plan('x');
-      await planWalk.upgrade(stored.state!);
+      await planWalk.showTracked(stored.state!, 'destroyed');
       await planWalk.engine.ended();
       const apply = await Run.start(api, dir, { ...thisRun, applyWalk: true });
       const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);

@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
-import { initBackend, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
+import { initBackend, model, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
 import { notePlatformDate } from '../../packages/framework/src/wire/platform-clock.js';
 
 const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
@@ -35,10 +35,14 @@ describe('engine: whose object is it, for the state that made it', function () {
   });
   afterEach(() => removeRuns(dir));
 
-  /** A `terraform apply` in `where`: its plan walk and its apply walk, one client run; ended in order. */
-  async function apply(where: string, name: string, options: RunOptions = {}) {
+  /**
+   * A `terraform apply` in `where`: its plan walk (which also shows `forgotten`, the objects its
+   * `removed` blocks forget) and its apply walk, one client run; ended in order.
+   */
+  async function apply(where: string, name: string, options: RunOptions = {}, forgotten: ObjectValue[] = []) {
     const clientRun = options.clientRun ?? `run-${++runs}`;
     const planWalk = await Run.start(api, where, { ...options, clientRun });
+    for (const state of forgotten) await planWalk.showTracked(state, 'forgotten');
     const plan = await planWalk.plan(name);
     await planWalk.engine.ended();
     const applyWalk = await Run.start(api, where, { ...options, clientRun, applyWalk: true });
@@ -162,6 +166,31 @@ describe('engine: whose object is it, for the state that made it', function () {
       expect([...api.things.keys()]).to.deep.equal(['t-1']);
     });
 
+  it('a `removed` block that forgets an object, and a create of its key: refused the same way in one apply as in two', async () => {
+    const made = (await apply(dir, 'x')).out.state!;
+    // One apply: its plan walk shows the object, makes no plan of it (forgotten), and plans the create.
+    const oneApply = (await apply(dir, 'x', {}, [made])).out;
+    expect(summaries(oneApply.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+    expect(oneApply.diags.items[0]!.detail)
+      .to.include("This state's notes say it held t-1")
+      .and.include('a `removed` block');
+    // Two applies: the first forgets it, the second plans the create.
+    await apply(dir, 'unrelated', {}, [made]);
+    const twoApplies = (await apply(dir, 'x')).out;
+    expect(twoApplies.diags.items, 'one verdict').to.deep.equal(oneApply.diags.items);
+    expect([...api.things.keys()]).to.deep.equal(['t-1', 't-2']);
+    expect(api.things.get('t-2')!.name).to.equal('unrelated');
+    // A renamed key whose old object this apply destroys (a plan of its destroy) is no such case.
+    const renamedRun = `run-${++runs}`;
+    const planWalk = await Run.start(api, dir, { clientRun: renamedRun });
+    const plan = await planWalk.plan('unrelated');
+    await planWalk.showTracked(model(api.things.get('t-2')!), 'destroyed');
+    await planWalk.engine.ended();
+    const applyWalk = await Run.start(api, dir, { clientRun: renamedRun, applyWalk: true });
+    const renamed = await applyWalk.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+    expect(renamed.diags.items).to.deep.equal([]);
+  });
+
   it('two configurations on one records volume: neither takes the other’s killed-run object; each takes back its own', async () => {
     const volume = mkdtempSync(join(tmpdir(), 'keel-states-volume-'));
     const other = mkdtempSync(join(tmpdir(), 'keel-states-other-'));
@@ -261,10 +290,10 @@ describe('engine: whose object is it, for the state that made it', function () {
    * A simulation over generated schedules of what teams do with several states of one configuration:
    * states told apart by workspace, backend key and working directory, records on a shared volume or in
    * each directory; applies that end in order, are killed with the request out, after the platform made
-   * the object, or after the answer with the state never stored; test runs; destroys; `state rm` and
-   * `state mv`. Ground truth is which state's run made each object.
+   * the object, or after the answer with the state never stored; test runs; destroys; `state rm`,
+   * `state mv`, and `removed` blocks with a create of the same key in the same apply. Ground truth is which state's run made each object.
    */
-  it('over generated schedules of states, kills, tests, destroys, state rm and state mv: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
+  it('over generated schedules of states, kills, tests, destroys, state rm, state mv and removed blocks: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
     this.timeout(600_000);
     let seed = 11;
     const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
@@ -317,7 +346,7 @@ describe('engine: whose object is it, for the state that made it', function () {
       for (let step = 0; step < 7; step++, steps++) {
         const s = pick(states);
         const name = pick(['x', 'y']);
-        const op = pick(['apply', 'apply', 'apply', 'killed', 'test', 'destroy', 'rm', 'mv'] as const);
+        const op = pick(['apply', 'apply', 'apply', 'killed', 'test', 'destroy', 'rm', 'mv', 'removed'] as const);
         const about = () => `round ${round}: ${history.join('; ')}`;
         api.clock += 5 * 60_000;
         const before = new Set(api.things.keys());
@@ -387,6 +416,21 @@ describe('engine: whose object is it, for the state that made it', function () {
           noteNew(before, s.label);
           const made = [...api.things.keys()].find((k) => !before.has(k));
           if (made) s.orphans.set(name, { id: made, answered: at === 'never stored' });
+        } else if (op === 'removed') {
+          // A `removed` block forgets the object, and a new resource of the same key, in one apply.
+          const id = s.held.get(name);
+          if (id === undefined) continue;
+          history.push(`removed ${name} and created it again in ${s.label}`);
+          const forgotten = { id, name, color: 'blue', token: null, made_at: null };
+          const { out } = await apply(s.where, name, s.options, [forgotten]);
+          const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
+          expect(errors, `refused as in two applies, ${about()}`).to.have.length(1);
+          expect(
+            [...api.things.keys()].filter((k) => !before.has(k)),
+            `nothing made, ${about()}`,
+          ).to.deep.equal([]);
+          s.held.delete(name);
+          s.removed.set(name, id);
         } else if (op === 'destroy') {
           const id = s.held.get(name);
           if (id === undefined) continue;

@@ -24,7 +24,7 @@ import {
   diagnosticFromError,
   type Diagnostic,
 } from '../diagnostics/index.js';
-import type { CreateJournal } from '../journal/index.js';
+import type { CreateJournal, Seen } from '../journal/index.js';
 import { HostTerms, HostView, WalkView } from '../host/index.js';
 import { TypeRegistry } from './type-registry.js';
 import { checkConfig, type Checked } from '../plan/index.js';
@@ -102,19 +102,19 @@ export class EngineContext<C> {
   }
 
   /**
-   * Terraform showed a state of `r` (a prior state, a read, an import) or found its object gone: the
-   * records of the create that made it end (engine/journal/create-journal.ts), and the notes of this
-   * workspace say its state holds it, which this workspace's creates take as this state's
+   * Terraform showed a state of `r` (a prior state, a read, a plan of it, an import) or found its object
+   * gone: the records of the create that made it end (engine/journal/create-journal.ts), and the notes of
+   * this workspace say its state holds it, which this workspace's creates take as this state's
    * (engine/journal/journal-notes.ts; not for an import, which a plan may never apply).
    */
-  seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: 'tracked' | 'imported' | 'gone'): void {
+  seen(r: ResourceDef<Fields, C>, state: ObjectValue, how: Seen): void {
     const id = idOf(r, state);
     if (id === undefined || !this.journal.usable) return;
-    // A walk shows an object up to three times (an upgrade, a read, a plan): the journal hears it once.
+    // A walk shows an object up to three times (an upgrade, a read, a plan): the journal hears each kind once.
     const told = `${how} ${r.typeName} ${id}`;
     if (this.told.has(told)) return;
     this.told.add(told);
-    if (how === 'gone') this.told.delete(`tracked ${r.typeName} ${id}`);
+    if (how === 'gone') for (const shown of ['tracked', 'planned']) this.told.delete(`${shown} ${r.typeName} ${id}`);
     this.journal.seen(r.typeName, id, how);
   }
 

@@ -6,10 +6,13 @@
  *   (engine/host/saved-plan.ts; Terraform applies a saved plan only to the state it was made against);
  * - otherwise the walks of this run of the client (engine/journal/journal-notes.ts): Terraform's and
  *   OpenTofu's `apply` plan first, and their plan walk shows every object of the state (an upgrade of
- *   each, then a read or a plan), whatever the order of its calls, before the apply walk begins.
+ *   each, a read) and makes a plan of each it keeps, changes or destroys (plan_destroy), whatever the
+ *   order of its calls, before the apply walk begins.
  *
  * An object the notes of this workspace name that neither shows was removed from the state since it held
- * it (`terraform state rm`, a workspace deleted and made again). Where neither fact can be had (Pulumi,
+ * it (`terraform state rm`, a workspace deleted and made again); one the plan walk showed and made no plan
+ * of is being removed by this very run (a `removed` block that forgets it): the same verdict, so a
+ * `removed` block and a create of the same key refuse alike in one apply or two. Where neither fact can be had (Pulumi,
  * whose walk shows a stack's objects as it goes; a run narrowed by `-target`; a system that does not say
  * which run it is; a plan file it cannot read), the notes alone decide, as before.
  */
@@ -34,11 +37,12 @@ export class StateHoldings<C> {
     if (host.isPulumi) return undefined;
     const inPlan = await this.inSavedPlan(r, id);
     if (inPlan) return 'held';
-    const shown = await journal.shownThisRun(r.typeName, id);
-    if (shown) return 'held';
-    if (host.command.targeted) return undefined;
-    if (host.command.appliesSavedPlan) return inPlan === false ? 'removed' : undefined;
-    return shown === false ? 'removed' : undefined;
+    const run = await journal.thisRun(r.typeName, id);
+    if (run === 'planned') return 'held';
+    // A saved plan's apply makes no plan walk: what its walk shows, it applies.
+    if (host.command.appliesSavedPlan) return run === 'shown' ? 'held' : inPlan === false ? 'removed' : undefined;
+    if (host.command.targeted) return run === 'shown' ? 'held' : undefined;
+    return run === undefined ? undefined : 'removed';
   }
 
   /** Whether the saved plan's state holds `id`; undefined when no saved plan is applied or it cannot be read. */

@@ -50,6 +50,12 @@ export interface OpenRecord extends RecordContent {
 }
 
 /** A record this process wrote (or took over), for the steps that follow its request. */
+/**
+ * What a walk did with an object: showed it as its state's (an upgrade, a read), made a plan of it (kept,
+ * changed or destroyed), imported it, or found it gone.
+ */
+export type Seen = 'tracked' | 'planned' | 'imported' | 'gone';
+
 export interface RecordHandle {
   name: string;
   content: RecordContent;
@@ -231,13 +237,13 @@ export class CreateJournal extends JournalDirectory {
   }
 
   /**
-   * Terraform showed the object `id` of `type` (a prior state, a read, an import) or found it gone: the
-   * records that made it end, and this workspace's notes say whether its state holds it (an import only
-   * ends records: a plan with an import block may never be applied). Queued; `flush` waits for it.
+   * Terraform showed the object `id` of `type` (a prior state, a read, a plan of it, an import) or found
+   * it gone: the records that made it end, and this workspace's notes say whether its state holds it (an
+   * import only ends records: a plan with an import block may never be applied). Queued; `flush` waits for it.
    */
-  seen(type: string, id: string, how: 'tracked' | 'imported' | 'gone'): void {
+  seen(type: string, id: string, how: Seen): void {
     if (!this.dir || id === '' || this.readOnly) return;
-    if (how !== 'imported') this.notes?.note(type, id, how === 'tracked');
+    if (how !== 'imported') this.notes?.note(type, id, how !== 'gone', how === 'planned');
     this.track(this.retire(type, digest(id)));
   }
 

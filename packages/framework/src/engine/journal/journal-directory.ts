@@ -15,6 +15,7 @@ import {
   stateDirs,
   stateNameOf,
   type StateName,
+  type ThisRun,
   type WorkspaceNotes,
 } from './journal-notes.js';
 import { LogReader } from './journal-log.js';
@@ -111,11 +112,11 @@ export class JournalDirectory {
   }
 
   /**
-   * Whether a walk of the client's run this process serves showed `id` of `type` (journal-notes.ts);
+   * What the walks of the client's run this process serves did with `id` of `type` (journal-notes.ts);
    * undefined when the run cannot be known or there are no records.
    */
-  async shownThisRun(type: string, id: string): Promise<boolean | undefined> {
-    return this.notes?.shownThisRun(type, id);
+  async thisRun(type: string, id: string): Promise<ThisRun> {
+    return this.notes?.thisRun(type, id);
   }
 
   /** The state whose records these are (its directory's name). */

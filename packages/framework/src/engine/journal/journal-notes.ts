@@ -14,10 +14,16 @@
  * directory reads every other's notes: an object one of them holds is that workspace's, never another's
  * look-alike to refuse or take over (engine/creates/create-lookalikes.ts).
  *
- * Beside them, `runs/<run>` lists, one `<type> <id digest>` line each, the objects the walks of one run
- * of the client showed (every provider process of one `terraform apply` serves the same run: its plan
- * walk and its apply walk). An object the notes name but this run's plan walk did not show is no longer
- * in the state: `terraform state rm`, or a workspace deleted and made again. A run's list is read only
+ * Beside them, `runs/<run>` lists the objects the walks of one run of the client showed (every provider
+ * process of one `terraform apply` serves the same run: its plan walk and its apply walk), a line each:
+ *
+ *   <type> <id digest>     a walk showed it (an upgrade, a read, a plan)
+ *   p <type> <id digest>   a plan of it was made: its state keeps it, changes it or destroys it
+ *
+ * An object the notes name but this run's plan walk did not show is no longer in the state: `terraform
+ * state rm`, or a workspace deleted and made again. One it showed but made no plan of is being taken out
+ * of it: a `removed` block that forgets it, the one thing of a plan walk that plans nothing of an object
+ * its state holds (the provider asks for plans of destroys too: plan_destroy). A run's list is read only
  * by that run; lists untouched for RUN_FILE_DAYS (journal-runs.ts) are removed when a new run begins its own.
  */
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
@@ -31,6 +37,14 @@ const RUNS_DIR = 'runs';
 
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
+/** A run list's line of a plan made of an object. */
+const plannedLine = (key: Key) => `p ${key}`;
+
+/**
+ * What the walks of this run did with an object of its state: made a plan of it, only showed it, or
+ * neither (undefined: the run is not known).
+ */
+export type ThisRun = 'planned' | 'shown' | 'unseen' | undefined;
 
 /** A state of the records' directory, as its directory and its notes name it. */
 export interface StateName {
@@ -83,9 +97,9 @@ export class OwnershipNotes {
   private named = false;
   private queue: Array<{ key: Key; held: boolean }> = [];
   private writing: Promise<void> | null = null;
-  /** What this process noted its run's walks showed, written or queued. */
-  private readonly shown = new Set<Key>();
-  private shownQueue: Key[] = [];
+  /** What this process noted its run's walks showed, and planned (run list lines), written or queued. */
+  private readonly shown = new Set<string>();
+  private shownQueue: string[] = [];
   private runListBegun = false;
 
   constructor(
@@ -107,31 +121,34 @@ export class OwnershipNotes {
     return this.runId;
   }
 
-  /** The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone). */
-  note(type: string, id: string, held: boolean): void {
+  /**
+   * The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone);
+   * `planned`: a plan of it was made.
+   */
+  note(type: string, id: string, held: boolean, planned = false): void {
     const key = keyOf(type, digest(id));
     this.queue.push({ key, held });
-    if (held && this.run !== undefined && !this.shown.has(key)) {
-      this.shown.add(key);
-      this.shownQueue.push(key);
-    }
+    if (held && this.run !== undefined)
+      for (const line of planned ? [key, plannedLine(key)] : [key])
+        if (!this.shown.has(line)) {
+          this.shown.add(line);
+          this.shownQueue.push(line);
+        }
     this.writing ??= Promise.resolve().then(() => this.write());
   }
 
-  /**
-   * Whether a walk of this run showed `id` of `type` (any process of the run: the list, and what this
-   * process queued); undefined when the run is not known.
-   */
-  async shownThisRun(type: string, id: string): Promise<boolean | undefined> {
+  /** What the walks of this run (any process of it: the list, and what this process queued) did with `id` of `type`. */
+  async thisRun(type: string, id: string): Promise<ThisRun> {
     if (this.run === undefined) return undefined;
     const key = keyOf(type, digest(id));
-    if (this.shown.has(key)) return true;
+    if (this.shown.has(plannedLine(key))) return 'planned';
     await this.flush();
     const text = await readFile(join(this.dir, RUNS_DIR, this.run), 'utf8').catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') this.fail("read which objects this run's walks showed", err);
       return '';
     });
-    return text.split('\n').includes(key);
+    const lines = new Set(text.split('\n'));
+    return lines.has(plannedLine(key)) ? 'planned' : lines.has(key) || this.shown.has(key) ? 'shown' : 'unseen';
   }
 
   /** Resolves once every note so far is written. */
