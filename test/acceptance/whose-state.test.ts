@@ -197,7 +197,7 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(named(name)).to.deep.equal([]);
     });
 
-    it('a `removed` block and a new resource of the same name in one apply: refused, as in two applies', async () => {
+    it('a `removed` block and a new resource of the same name in one apply, or one saved plan: refused, as in two applies', async () => {
       const name = `whose-${cli.command}-removed`;
       const ws = workspaceOf(name);
       await ok(ws, ['init']);
@@ -209,8 +209,19 @@ for (const cli of ACCEPTANCE_CLIS)
       const oneApply = flat((await run(ws, ['apply', '-auto-approve'])).text);
       expect(oneApply).to.include('exists already, untracked').and.include(`This state's notes say it held ${made[0]}`);
       expect(named(name), 'no second object').to.deep.equal(made);
+      // The same from a saved plan, applied in a later job: its file says what it forgets.
+      const importBack = (to: string) => `import {\n  to = ${to}\n  id = "${made[0]}"\n}\n`;
+      ws.writeConfig(HEAD + channel(name) + importBack(ADDRESS));
+      await ok(ws, ['apply', '-auto-approve']);
+      ws.writeConfig(HEAD + removed + again);
+      await ok(ws, ['plan', '-out=forget.tfplan']);
+      const savedPlan = flat((await run(ws, ['apply', 'forget.tfplan'])).text);
+      expect(savedPlan)
+        .to.include('exists already, untracked')
+        .and.include(`This state's notes say it held ${made[0]}`);
+      expect(named(name), 'no second object from the saved plan').to.deep.equal(made);
       // Its way out: the new resource takes the object back.
-      ws.writeConfig(`${HEAD}${again}import {\n  to = sec_alert_channel_email.again\n  id = "${made[0]}"\n}\n`);
+      ws.writeConfig(HEAD + again + importBack('sec_alert_channel_email.again'));
       await ok(ws, ['apply', '-auto-approve']);
       expect(named(name)).to.deep.equal(made);
       // A renamed key with no `moved` block, which destroys the old object (a plan of its destroy), is no such case.
@@ -221,7 +232,7 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(plannedInRun(ws, runsBefore, made[0]!), 'the plan of its destroy (plan_destroy)').to.equal(true);
       expect(named(name), 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
       rows.push(
-        `apply, removed + the same name in one apply (refused), import, renamed key: ${named(name).length} channel(s)`,
+        `apply, removed + the same name in one apply and in a saved plan (refused), import, renamed key: ${named(name).length} channel(s)`,
       );
       await ok(ws, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);

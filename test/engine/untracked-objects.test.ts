@@ -22,7 +22,10 @@ import { UNTRACKED_BESIDE, type UntrackedObjects } from '../../packages/framewor
 import { journalPlace } from '../../packages/framework/src/engine/journal/index.js';
 import { createSettingsOf } from '../../src/resources/shared/create-settings.js';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
-import { Platform, Run, model, records, removeRuns, type RunOptions } from './fake-thing.js';
+import { Platform, Run, model, records, removeRuns, schema, type RunOptions } from './fake-thing.js';
+import protobuf from 'protobufjs';
+import { encodeMsgpack } from '../../packages/framework/src/schema/msgpack-encode.js';
+import { impliedType } from '../../packages/framework/src/schema/block.js';
 import { recordsUnder } from '../support/create-records.js';
 import { writeZip } from '../../packages/framework/src/release/zip.js';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -233,8 +236,16 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
   });
 
   describe('the walk: verdicts on facts, never on the order of calls', () => {
-    /** A plan file as Terraform writes one: a zip archive whose `tfstate` entry is the state it was made against. */
-    function savedPlan(objects: readonly ObjectValue[], name = 'saved.tfplan'): string {
+    /**
+     * A plan file as Terraform writes one: a zip archive whose `tfstate` entry is the state it was made
+     * against, and whose `tfplan` entry (planfile.proto) holds its changes: a forget of each of `forgotten`
+     * (indexes into `objects`: a `removed` block with `destroy = false`).
+     */
+    function savedPlan(
+      objects: readonly ObjectValue[],
+      name = 'saved.tfplan',
+      forgotten: readonly number[] = [],
+    ): string {
       const state = {
         version: 4,
         terraform_version: '1.15.5',
@@ -246,8 +257,27 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
           instances: [{ schema_version: 0, attributes: o, sensitive_attributes: [] }],
         })),
       };
+      const plan = protobuf.Writer.create()
+        .uint32((1 << 3) | 0)
+        .uint64(3);
+      for (const i of forgotten) {
+        const value = protobuf.Writer.create()
+          .uint32((1 << 3) | 2)
+          .bytes(encodeMsgpack(impliedType(schema.block), objects[i]!));
+        const change = protobuf.Writer.create()
+          .uint32((1 << 3) | 0)
+          .uint32(8)
+          .uint32((2 << 3) | 2)
+          .bytes(value.finish());
+        const resourceChange = protobuf.Writer.create()
+          .uint32((13 << 3) | 2)
+          .string(`module.m["a.b"].fake_thing.r${i}`)
+          .uint32((9 << 3) | 2)
+          .bytes(change.finish());
+        plan.uint32((3 << 3) | 2).bytes(resourceChange.finish());
+      }
       const entries = [
-        { name: 'tfplan', data: Buffer.from('not read'), executable: false },
+        { name: 'tfplan', data: Buffer.from(plan.finish()), executable: false },
         { name: 'tfstate', data: Buffer.from(JSON.stringify(state)), executable: false },
       ];
       writeZip(join(dir, name), entries);
@@ -523,6 +553,24 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       expect(summaries(left!.diags), 'what a killed run left').to.deep.equal([
         ['error', 'The thing named "left" exists already, untracked'],
       ]);
+    });
+
+    it('a saved plan that forgets an object (a `removed` block) and creates its key: refused as the object taken out of the state', async () => {
+      const first = await Run.start(api, dir, { clientRun: 'first' });
+      const stored = await first.create('twin');
+      await first.engine.ended();
+      const plan = await (await Run.start(api, dir)).plan('twin');
+      // The same plan file without the forget: the object at another address of its state (a renamed key).
+      for (const forgets of [[0], []]) {
+        const apply = await Run.start(api, dir, applying(savedPlan([stored.state!], 'saved.tfplan', forgets)));
+        const out = await apply.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
+        if (forgets.length === 0) expect(out.diags.items).to.deep.equal([]);
+        else {
+          expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
+          expect(out.diags.items[0]!.detail).to.include("This state's notes say it held t-1");
+          expect(api.things.size, 'nothing made').to.equal(1);
+        }
+      }
     });
 
     it('a saved plan whose file cannot be read (OpenTofu encrypts them): refused the same way every time, saying why', async () => {

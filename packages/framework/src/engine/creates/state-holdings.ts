@@ -2,8 +2,9 @@
  * Whether this workspace's state holds an object as an apply begins, on facts of the run itself
  * (docs/decisions.md, "Whose object is it"), never on its timing:
  *
- * - an apply of a saved plan: the state that plan was made against, which the plan file carries
- *   (engine/host/saved-plan.ts; Terraform applies a saved plan only to the state it was made against);
+ * - an apply of a saved plan: the state that plan was made against, which the plan file carries, less
+ *   the objects the plan forgets (engine/host/saved-plan.ts; Terraform applies a saved plan only to the
+ *   state it was made against);
  * - otherwise the walks of this run of the client (engine/journal/journal-notes.ts): Terraform's and
  *   OpenTofu's `apply` plan first, and their plan walk shows every object of the state (an upgrade of
  *   each, a read) and makes a plan of each it keeps, changes or destroys (plan_destroy), whatever the
@@ -19,12 +20,18 @@
 import type { Fields } from '../../schema/define.js';
 import type { ResourceDef } from '../contracts/index.js';
 import { decodeStored, type EngineContext, idOf } from '../context/index.js';
-import { priorStateObjects } from '../host/index.js';
+import { forgottenObjects, priorStateObjects } from '../host/index.js';
+import { impliedType } from '../../schema/block.js';
+import { decodeMsgpack } from '../../schema/msgpack.js';
+import type { ObjectValue } from '../../schema/value.js';
 
 export type StateNow = 'held' | 'removed' | undefined;
 
 export class StateHoldings<C> {
-  /** The ids of each type in the saved plan's state; null when it cannot be read (`unreadable` says why). */
+  /**
+   * The ids of each type in the saved plan's state, less those it forgets; null when it cannot be read
+   * (`unreadable` says why).
+   */
   private savedPlan: Promise<Map<string, Set<string>> | null> | undefined;
   /** Why the saved plan's state could not be read, once it was tried. */
   unreadable: string | undefined;
@@ -35,12 +42,12 @@ export class StateHoldings<C> {
   async now(r: ResourceDef<Fields, C>, id: string): Promise<StateNow> {
     const { host, journal } = this.ctx;
     if (host.isPulumi) return undefined;
+    // A saved plan's apply makes no plan walk, and its walk shows what the plan forgets too: the plan file decides.
     const inPlan = await this.inSavedPlan(r, id);
-    if (inPlan) return 'held';
+    if (inPlan !== undefined) return inPlan ? 'held' : 'removed';
     const run = await journal.thisRun(r.typeName, id);
     if (run === 'planned') return 'held';
-    // A saved plan's apply makes no plan walk: what its walk shows, it applies.
-    if (host.command.appliesSavedPlan) return run === 'shown' ? 'held' : inPlan === false ? 'removed' : undefined;
+    if (host.command.appliesSavedPlan) return run === 'shown' ? 'held' : undefined;
     if (host.command.targeted) return run === 'shown' ? 'held' : undefined;
     return run === undefined ? undefined : 'removed';
   }
@@ -71,6 +78,14 @@ export class StateHoldings<C> {
         let ids = out.get(r.typeName);
         if (!ids) out.set(r.typeName, (ids = new Set()));
         ids.add(id);
+      }
+      // What the plan forgets (a `removed` block) its state holds no longer once it is applied.
+      for (const forgotten of await forgottenObjects(path, `${this.ctx.def.name}_`)) {
+        const r = this.ctx.resources.get(forgotten.type);
+        if (!r?.findCreated) continue;
+        const state = decodeMsgpack(impliedType(r.schema.block), forgotten.msgpack);
+        const id = state === null ? undefined : idOf(r, state as ObjectValue);
+        if (id !== undefined) out.get(r.typeName)?.delete(id);
       }
       return out;
     } catch (err) {
