@@ -11,10 +11,16 @@
  * request was never answered and the platform gives no creation time (sec's resource groups), must
  * leave the emulator holding exactly what the state tracks (no second object, none untracked) and re-plan empty (a re-run on a fresh runner, whose directory holds
  * no record: fresh-runners.test.ts). The emulator's store is
- * the witness (./ledger.ts), not the provider's words. The two providers run side by side, each
+ * the witness (./ledger.ts), not the provider's words. The re-apply's own output names what it took
+ * over. In each provider's first trial, the records are on a volume that a second configuration of the
+ * same names shares (a monorepo setting the variable once): between the kill and the re-apply it makes
+ * and destroys its own objects, never the killed run's. The two providers run side by side, each
  * against its own emulator; trials of one provider run one after another, each in a new workspace.
  */
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ACCEPTANCE_CLIS, type AcceptanceCli } from './real-clients.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
@@ -76,7 +82,11 @@ interface TrialOptions {
 
 async function killedApply(n: number, t: TrialOptions): Promise<void> {
   const { emulator, provider, types, tally } = t;
-  const ws = new Workspace(SETUPS[provider].config(`k${n}`), emulator.env, t.options);
+  // The first trial keeps its records on a volume that a second configuration of the same names shares
+  // (a monorepo setting the variable once); that one applies and destroys between the kill and the re-apply.
+  const volume = n === 1 ? mkdtempSync(join(tmpdir(), 'keel-records-volume-')) : undefined;
+  const env = { ...emulator.env, ...(volume ? { [`${provider.toUpperCase()}_CREATE_RECORDS_DIR`]: volume } : {}) };
+  const ws = new Workspace(SETUPS[provider].config(`k${n}`), env, t.options);
   const baseline = baselineOf(emulator, types);
   const isCreate = isCreateOperation(provider);
   let kept = false;
@@ -116,6 +126,7 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
     tally.trials++;
     const before = await ws.state().catch(() => new Map());
     const leftBehind = untracked(emulator, types, baseline, before);
+    const neighbour = volume ? await secondConfiguration(n, t, env, leftBehind) : '';
 
     const reapplied = await applyFollowingTheWayOut(ws);
     const imported = reapplied.imported.size;
@@ -133,7 +144,7 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
     tally.lines.push(
       `    ${t.label}: ${inFlight} create(s) on the wire, ${leftBehind.length} untracked after the kill, ` +
         `${imported} imported as its outcome-unknown errors said, ${reapplied.tookOver.size} taken over as its output said, ` +
-        `${after.length} untracked after the re-apply`,
+        `${after.length} untracked after the re-apply${neighbour}`,
     );
   } catch (err) {
     kept = true;
@@ -142,6 +153,44 @@ async function killedApply(n: number, t: TrialOptions): Promise<void> {
   } finally {
     emulator.setFaultProfile(undefined);
     if (!kept) ws.dispose();
+    if (volume) rmSync(volume, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Another configuration of the same names, its records on the killed run's volume, applies and
+ * destroys: it makes its own objects, takes none of what the killed run left, and its destroy leaves them.
+ */
+async function secondConfiguration(
+  n: number,
+  t: TrialOptions,
+  env: Record<string, string>,
+  leftBehind: readonly string[],
+): Promise<string> {
+  const { emulator, provider, types } = t;
+  const ids = () => new Set([...types.values()].flatMap((type) => emulator.ids(type.collection)));
+  const existing = ids();
+  const other = new Workspace(SETUPS[provider].config(`k${n}`), env, t.options);
+  try {
+    await other.expect(['apply', '-auto-approve', '-no-color'], 0);
+    const held = [...(await other.state()).values()].flatMap((r) => {
+      const type = types.get(r.type);
+      return type ? [String(r.values[type.key])] : [];
+    });
+    expect(held, `${t.label}: the second configuration's own objects`).to.have.length(SETUPS[provider].objects);
+    expect(
+      held.filter((id) => existing.has(id)),
+      `${t.label}: taken from the killed run`,
+    ).to.deep.equal([]);
+    await other.expect(['destroy', '-auto-approve', '-no-color'], 0);
+    const now = ids();
+    expect(
+      leftBehind.filter((id) => !now.has(id)),
+      `${t.label}: the killed run's objects, all there`,
+    ).to.deep.equal([]);
+    return `; a second configuration on its records volume made its ${held.length} own and destroyed them`;
+  } finally {
+    other.dispose();
   }
 }
 

@@ -330,7 +330,7 @@ for (const cli of ACCEPTANCE_CLIS)
           said(targeted),
           holds(s, name),
         ]);
-        expect(wholeText(targeted)).to.include('narrowed with `-target`');
+        expect(wholeText(targeted)).to.include('narrowed (`-target`, `-exclude`)');
         expect(named(s, name)).to.have.length(2);
         expect((await run(fresh, ['destroy', '-auto-approve'])).code).to.equal(0);
         expect(named(s, name)).to.deep.equal([]);

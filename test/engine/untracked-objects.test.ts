@@ -704,7 +704,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       const argv = ['terraform', 'apply', '-target=fake_thing.x'];
       const { plan, out } = await planThenApply('x', { host: { argv } });
       expect(summaries(plan.diags)).to.deep.equal([['warning', 'Objects like planned creates exist, untracked']]);
-      expect(plan.diags.items[0]!.detail).to.include('narrowed with `-target`');
+      expect(plan.diags.items[0]!.detail).to.include('narrowed (`-target`, `-exclude`)');
       expect(idOf(out.state)).to.equal('t-2');
     });
   });

@@ -191,6 +191,15 @@ describe('engine: whose object is it, for the state that made it', function () {
     expect(renamed.diags.items).to.deep.equal([]);
   });
 
+  for (const narrowed of ['-target=fake_thing.b', '-exclude=fake_thing.a'])
+    it(`a run narrowed with ${narrowed.split('=')[0]}, whose walk leaves out an object of its state: no object taken out of it`, async () => {
+      await apply(dir, 'x');
+      // `fake_thing.b`, of the same name, is new; `fake_thing.a` holds t-1 and this run's walk leaves it out.
+      const out = (await apply(dir, 'x', { host: { argv: ['terraform', 'apply', narrowed] } })).out;
+      expect(summaries(out.diags)).to.deep.equal([]);
+      expect(idOf(out.state)).to.equal('t-2');
+    });
+
   it('two configurations on one records volume: neither takes the other’s killed-run object; each takes back its own', async () => {
     const volume = mkdtempSync(join(tmpdir(), 'keel-states-volume-'));
     const other = mkdtempSync(join(tmpdir(), 'keel-states-other-'));

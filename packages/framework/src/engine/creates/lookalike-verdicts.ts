@@ -97,7 +97,7 @@ export function verdictOn<C>(
       severity: 'warning',
       summary: phase === 'plan' ? PLANNED_LOOKALIKES : `${what} may exist already`,
       detail:
-        `${found} This run is narrowed with \`-target\`, so it did not read the rest of the state: ` +
+        `${found} This run is narrowed (\`-target\`, \`-exclude\`), so it did not read the rest of the state: ` +
         `${one ? 'the object' : 'these objects'} may be resources of this state it left out. If one is what a ` +
         `killed run of this configuration left behind, adopt it (${importIt}); otherwise the apply creates as ` +
         'configured.',

@@ -25,7 +25,10 @@ export type HostKind = 'terraform' | 'opentofu' | 'pulumi';
 export interface HostCommand {
   /** A destroy, whose first plan Terraform and OpenTofu make of the whole configuration. */
   readonly destroying: boolean;
-  /** Narrowed to some resources (`-target`, Pulumi's `--target`): the walk shows only part of the state. */
+  /**
+   * Narrowed to some resources (`-target`, `-exclude`; Pulumi's `--target`, `--exclude`): the walk shows
+   * only part of the state.
+   */
   readonly targeted: boolean;
   /**
    * An apply of a saved plan (`terraform apply PLANFILE`): the client makes no plan walk, so every walk
@@ -143,7 +146,7 @@ export class HostView {
     return {
       ...(command === 'test' ? { testing: true } : {}),
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
-      targeted: args.some((a) => /^--?target(=|$)/.test(a)),
+      targeted: args.some((a) => /^--?(target|exclude)(=|$)/.test(a)),
       ...(saved !== undefined ? { appliesSavedPlan: true, savedPlan: resolve(this.cwd, saved) } : {}),
     };
   }
@@ -156,7 +159,7 @@ export class HostView {
     const named = stack ? stack.split('/').at(-1) : undefined;
     return {
       destroying: argv[at] === 'destroy',
-      targeted: args.some((a) => /^(-t|--target)(=|$)/.test(a)),
+      targeted: args.some((a) => /^(-t|--target|--exclude)(=|$)/.test(a)),
       ...(named ? { stack: named } : {}),
     };
   }
