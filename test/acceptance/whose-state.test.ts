@@ -2,10 +2,15 @@
  * Whose object is it, for the state that made it (docs/decisions.md, "Whose object is it"), under
  * Terraform 1.15.5 and OpenTofu against the sec emulator, in the situations where records that could
  * not tell states apart deleted another state's objects: `terraform test` (and `tofu test`) right after
- * a deployment's apply in its directory, and environments chosen by backend key (GitLab's state names,
+ * a deployment's apply in its directory; environments chosen by backend key (GitLab's state names,
  * Terragrunt: one directory, `-backend-config=address=…`), the preview's destroy right after prod's
- * apply. Each prints what the platform holds after; the engine's own tests (test/engine/whose-state.test.ts)
- * hold the rest, over generated schedules.
+ * apply; a workspace selected while another's apply waits at "yes"; `state mv` into another workspace;
+ * `state rm` right after an apply, and the `import` its message gives; a `removed` block and the same
+ * name in one apply and in one saved plan, beside a renamed key whose destroy the CLI asks a plan of. Then
+ * a killed run's request: one that never reached the platform, of a type it gives no creation time,
+ * beside another configuration's later object of the same name; and, with the platform's clock two
+ * minutes ahead of the runner's, one whose object the platform made. Each prints what the platform holds
+ * after; the engine's own tests (test/engine/whose-state.test.ts) hold the rest, over generated schedules.
  */
 import { expect } from 'chai';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +22,9 @@ import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
 import { startStateServer, type StateServer } from './state-server.js';
 import { localMirror } from './local-mirror.js';
+import { killOutright, noProviderProcessesIn, providerProcessesIn } from './processes.js';
+import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
+import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { digest } from '../../packages/framework/src/engine/journal/index.js';
 
 const HEAD = 'terraform {\n  required_providers {\n    sec = { source = "keel/sec" }\n  }\n}\nprovider "sec" {}\n';
@@ -237,4 +245,125 @@ for (const cli of ACCEPTANCE_CLIS)
       await ok(ws, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);
     });
+  });
+
+const GROUP = (name: string) => `resource "sec_resource_group" "prod" {
+  name = "${name}"
+  type = "CLOUD_A"
+  group {
+    operator = "AND"
+    filter {
+      filter_name = "account"
+      field       = "Account"
+      operation   = "EQUALS"
+      value       = ["123456789012"]
+    }
+  }
+}
+`;
+
+for (const cli of ACCEPTANCE_CLIS)
+  describe(`acceptance: a killed run's request, on the platform's clock, under ${cli.name}`, function () {
+    this.timeout(600_000);
+    let options: WorkspaceOptions;
+    let mirror: string | undefined;
+    let api: SecEmulator | undefined;
+    const spaces: Workspace[] = [];
+    const rows: string[] = [];
+
+    before(function () {
+      mirror = mkdtempSync(join(tmpdir(), 'keel-mirror-'));
+      options = { ...cli.workspace(this), cliConfig: localMirror(mirror) };
+    });
+    afterEach(async () => {
+      for (const ws of spaces.splice(0)) ws.dispose();
+      await api?.close();
+      api = undefined;
+    });
+    after(() => {
+      if (mirror) rmSync(mirror, { recursive: true, force: true });
+      console.log(`\n  a killed run's request, under ${cli.name}: what the platform holds after`);
+      for (const row of rows) console.log(`    ${row}`);
+    });
+
+    const workspaceOf = (config: string) => {
+      const ws = new Workspace(HEAD + config, secProviderEnv(api!), options);
+      spaces.push(ws);
+      return ws;
+    };
+    /** An apply whose provider is killed once the create request on `path` reached the platform. */
+    async function killedAtCreate(ws: Workspace, path: RegExp): Promise<void> {
+      const seen = api!.requestsReceived();
+      const run = ws.start(['apply', '-auto-approve', '-no-color']);
+      const reached = () =>
+        api!.requests.slice(seen - api!.requestsReceived()).some((r) => r.method === 'POST' && path.test(r.path));
+      await until(reached, 'the create request reaches the platform');
+      for (const pid of providerProcessesIn(ws.configDir, 'sec')) killOutright(pid);
+      expect((await run.done).code, 'the killed apply fails').to.not.equal(0);
+      await noProviderProcessesIn(ws.configDir, 'sec', 30_000);
+    }
+    /** The ids of the objects of `collection` named `name`. */
+    const holding = (collection: string, name: string) =>
+      api!
+        .list<{ name?: string; intgGuid?: string; resourceGroupGuid?: string }>(collection)
+        .filter((o) => o.name === name)
+        .map((o) => o.intgGuid ?? o.resourceGroupGuid);
+
+    it('a request that never reached the platform, of a type it gives no creation time: another configuration’s later object is named, never taken', async () => {
+      api = await startSecEmulator();
+      const name = `lost-${cli.command}`;
+      const killed = workspaceOf(GROUP(name));
+      await ok(killed, ['init']);
+      // Held 5 s, then the connection drops unhandled: the request never reaches the platform.
+      api.injectFault({ method: 'POST', path: /ResourceGroups$/, delayMs: 5_000, dropConnection: true });
+      await killedAtCreate(killed, /ResourceGroups$/);
+      await delay(5_500);
+      expect(holding('ResourceGroups', name), 'nothing made').to.have.length(0);
+      const other = workspaceOf(GROUP(name));
+      await ok(other, ['init']);
+      await ok(other, ['apply', '-auto-approve']);
+      const theirs = holding('ResourceGroups', name);
+      expect(theirs).to.have.length(1);
+      const again = flat((await run(killed, ['apply', '-auto-approve'])).text);
+      expect(again).to.include('Create outcome unknown').and.not.include('Took over');
+      expect(holding('ResourceGroups', name), 'the other configuration’s, alone and untaken').to.deep.equal(theirs);
+      await ok(other, ['destroy', '-auto-approve']);
+      // With nothing the request may have made, the killed configuration makes its own.
+      await ok(killed, ['apply', '-auto-approve']);
+      rows.push(
+        `lost request, another configuration's later look-alike named, then its own: ${holding('ResourceGroups', name).length} group(s)`,
+      );
+      await ok(killed, ['destroy', '-auto-approve']);
+    });
+
+    it('the platform’s clock two minutes ahead of the runner’s: what the killed run’s request made is taken back, said in the apply', async () => {
+      api = await startSecEmulator();
+      api.clock.advance(120_000);
+      const name = `skewed-${cli.command}`;
+      const killed = workspaceOf(channel(name));
+      await ok(killed, ['init']);
+      // Made 3 s after it arrived, whether or not anyone still waits for the answer.
+      api.injectFault({ method: 'POST', path: /AlertChannels$/, delayMs: 3_000, slow: true });
+      await killedAtCreate(killed, /AlertChannels$/);
+      await delay(3_500);
+      const made = holding('AlertChannels', name);
+      expect(made, 'the platform made it').to.have.length(1);
+      const again = await ok(killed, ['apply', '-auto-approve']);
+      expect(flat(again.text)).to.include('Took over');
+      expect(holding('AlertChannels', name), 'no second object').to.deep.equal(made);
+      rows.push(
+        `runner 2 min behind the platform, killed with the request out: ${holding('AlertChannels', name).length} channel(s), taken back`,
+      );
+      await ok(killed, ['destroy', '-auto-approve']);
+    });
+
+    const run = async (ws: Workspace, args: string[]) => {
+      const r = await ws.run([...args, '-no-color']);
+      return { ...r, text: `${r.stdout}\n${r.stderr}` };
+    };
+    const ok = async (ws: Workspace, args: string[]) => {
+      const r = await run(ws, args);
+      expect(r.code, `${args.join(' ')}\n${r.text}`).to.equal(0);
+      return r;
+    };
   });
