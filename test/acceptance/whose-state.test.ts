@@ -13,7 +13,7 @@
  * after; the engine's own tests (test/engine/whose-state.test.ts) hold the rest, over generated schedules.
  */
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { join } from 'node:path';
@@ -131,6 +131,36 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(replan.text).to.include('No changes.');
       rows.push(`prod applies, preview applies and destroys, prod plans: ${named(name).length} channel(s), no changes`);
       await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name)).to.deep.equal([]);
+    });
+
+    it('a CI cache of `.terraform` restored from prod’s job into preview’s: preview makes its own channel, and its destroy leaves prod’s', async () => {
+      const name = `whose-${cli.command}-cache`;
+      const config = `${HEAD}terraform {\n  backend "http" {}\n}\n${channel(name)}`;
+      const init = (ws: Workspace, key: string) =>
+        ok(ws, ['init', '-reconfigure', `-backend-config=address=${states.address(`${cli.command}-cache-${key}`)}`]);
+      const prodJob = new Workspace(config, sec.env, options);
+      const previewJob = new Workspace(config, sec.env, options);
+      spaces.push(prodJob, previewJob);
+      await init(prodJob, 'prod');
+      await ok(prodJob, ['apply', '-auto-approve']);
+      const prod = named(name);
+      // The cache's `restore-keys` fallback hands preview's job prod's data directory, records and all.
+      cpSync(join(prodJob.dir, '.terraform'), join(previewJob.dir, '.terraform'), {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+      await init(previewJob, 'preview');
+      const preview = await ok(previewJob, ['apply', '-auto-approve']);
+      expect(flat(preview.text), 'no word of a cut-off run').to.not.include('cut off').and.not.include('Took over');
+      expect(named(name), "preview's own beside prod's").to.have.length(2);
+      await ok(previewJob, ['destroy', '-auto-approve']);
+      expect(named(name), "prod's, only").to.deep.equal(prod);
+      expect((await ok(prodJob, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
+      rows.push(
+        `prod applies, preview from prod's cached .terraform applies and destroys: ${named(name).length} channel(s)`,
+      );
+      await ok(prodJob, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);
     });
 
@@ -366,4 +396,62 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(r.code, `${args.join(' ')}\n${r.text}`).to.equal(0);
       return r;
     };
+  });
+
+const KEY_EXPIRING = (offset: string) => `terraform {
+  required_providers {
+    vdb = { source = "keel/vdb" }
+  }
+}
+provider "vdb" {}
+data "vdb_booking_packages" "aws" {
+  cloud_provider = "aws"
+  cloud_region   = "eu-central-1"
+}
+resource "vdb_accounts_cluster" "c" {
+  name           = "expiring-key-cluster"
+  cloud_provider = "aws"
+  cloud_region   = "eu-central-1"
+  configuration {
+    number_of_nodes = 1
+    node_configuration {
+      package_id = one([for p in data.vdb_booking_packages.aws.packages : p.id if p.name == "small"])
+    }
+  }
+}
+resource "vdb_accounts_database_api_key_v2" "k" {
+  cluster_id = vdb_accounts_cluster.c.id
+  name       = "expiring"
+  expires_at = timeadd(plantimestamp(), "${offset}")
+}
+`;
+
+for (const cli of ACCEPTANCE_CLIS)
+  describe(`acceptance: a destroy is never blocked by what a create would need, under ${cli.name}`, function () {
+    this.timeout(300_000);
+
+    it('an API key whose expiry moves with the plan’s time, now past: a plan refuses it, the destroy goes on', async function () {
+      const mirror = mkdtempSync(join(tmpdir(), 'keel-mirror-'));
+      const vdb = await startEmulator.vdb({ provisioningMs: 300 });
+      const ws = new Workspace(KEY_EXPIRING('1h'), vdb.env, { ...cli.workspace(this), cliConfig: localMirror(mirror) });
+      try {
+        const ok = async (args: string[], code = 0) => {
+          const r = await ws.run([...args, '-no-color']);
+          const text = `${r.stdout}\n${r.stderr}`;
+          expect(r.code, `${args.join(' ')}\n${text}`).to.equal(code);
+          return flat(text);
+        };
+        await ok(['init']);
+        await ok(['apply', '-auto-approve']);
+        // A busy runner: the expiry the plan's time gives has passed by the time the provider plans.
+        ws.writeConfig(KEY_EXPIRING('-1h'));
+        expect(await ok(['plan'], 1)).to.include('must be in the future');
+        await ok(['destroy', '-auto-approve']);
+        expect(vdb.ids('databaseApiKeys'), 'the key deleted').to.deep.equal([]);
+      } finally {
+        ws.dispose();
+        rmSync(mirror, { recursive: true, force: true });
+        await vdb.close();
+      }
+    });
   });

@@ -286,12 +286,17 @@ describe('engine: whose object is it, for the state that made it', function () {
     });
   });
 
-  it('a destroy’s plan judges nothing a create would need (a value whose time has passed)', async () => {
-    // A plan of the same configuration refuses the value…
-    const planned = await (await Run.start(api, dir, { host: { argv: ['terraform', 'plan'] } })).plan('x', 'expired');
-    expect(summaries(planned.diags)).to.deep.equal([['error', 'Invalid value for "color"']]);
-    // …and the plan Terraform makes before a destroy, which sends nothing it plans, does not.
+  it('a destroy’s validation and plan judge nothing a create would need (a value whose time has passed)', async () => {
+    const config: ObjectValue = { id: null, name: 'x', color: 'expired', token: null, made_at: null };
+    // A plan of the same configuration refuses the value, at its validation and its plan…
+    const plain = await Run.start(api, dir, { host: { argv: ['terraform', 'plan'] } });
+    expect(summaries(plain.engine.validateResourceConfig('fake_thing', config))).to.deep.equal([
+      ['error', 'Invalid value for "color"'],
+    ]);
+    expect(summaries((await plain.plan('x', 'expired')).diags)).to.deep.equal([['error', 'Invalid value for "color"']]);
+    // …and the validation and plan Terraform make before a destroy, which sends nothing of them, do not.
     const destroying = await Run.start(api, dir, { host: { argv: ['terraform', 'destroy'] } });
+    expect(destroying.engine.validateResourceConfig('fake_thing', config).items).to.deep.equal([]);
     expect((await destroying.plan('x', 'expired')).diags.items).to.deep.equal([]);
   });
 

@@ -109,7 +109,10 @@ export class ResourceChanges<C> {
     if (r.schema.deprecated !== undefined) {
       diags.warning(`Resource type ${typeName} is deprecated`, r.schema.deprecated);
     }
-    checkConfig(r, config, diags, { client, limits: this.ctx.def.limits });
+    // A destroy sends nothing of the configuration, and Terraform validates it with the values of that
+    // run (`plantimestamp()`): what a create or an update would need (an expiry still in the future) is
+    // not judged, so nothing of the configuration blocks a destroy, as its plans do not.
+    if (!this.ctx.host.command.destroying) checkConfig(r, config, diags, { client, limits: this.ctx.def.limits });
     return withObjectNamed(diags, r, config);
   }
 
