@@ -322,14 +322,16 @@ for (const cli of ACCEPTANCE_CLIS)
       return ws;
     };
     /** An apply whose provider is killed once the create request on `path` reached the platform. */
-    async function killedAtCreate(ws: Workspace, path: RegExp): Promise<void> {
+    async function killedAtCreate(ws: Workspace, path: RegExp, args: string[] = []): Promise<void> {
       const seen = api!.requestsReceived();
-      const run = ws.start(['apply', '-auto-approve', '-no-color']);
-      const reached = () =>
-        api!.requests.slice(seen - api!.requestsReceived()).some((r) => r.method === 'POST' && path.test(r.path));
+      const run = ws.start(['apply', '-auto-approve', '-no-color', ...args]);
+      // The requests received since it started: the newest of the log.
+      const since = () => api!.requests.slice(api!.requests.length - (api!.requestsReceived() - seen));
+      const reached = () => since().some((r) => r.method === 'POST' && path.test(r.path));
       await until(reached, 'the create request reaches the platform');
       for (const pid of providerProcessesIn(ws.configDir, 'sec')) killOutright(pid);
-      expect((await run.done).code, 'the killed apply fails').to.not.equal(0);
+      const result = await run.done;
+      expect(result.code, `the killed apply fails\n${result.stdout}\n${result.stderr}`).to.not.equal(0);
       await noProviderProcessesIn(ws.configDir, 'sec', 30_000);
     }
     /** The ids of the objects of `collection` named `name`. */
@@ -385,6 +387,33 @@ for (const cli of ACCEPTANCE_CLIS)
         `runner 2 min behind the platform, killed with the request out: ${holding('AlertChannels', name).length} channel(s), taken back`,
       );
       await ok(killed, ['destroy', '-auto-approve']);
+    });
+
+    it('a `create_before_destroy` replacement killed after the platform made its object: the next plan names it, and `-replace` again takes it over', async () => {
+      api = await startSecEmulator();
+      const name = `replaced-${cli.command}`;
+      const cbd = channel(name).replace(/\n}\n$/, '\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n');
+      const ws = workspaceOf(cbd);
+      await ok(ws, ['init']);
+      await ok(ws, ['apply', '-auto-approve']);
+      const [first] = holding('AlertChannels', name);
+      api.injectFault({ method: 'POST', path: /AlertChannels$/, delayMs: 3_000, slow: true });
+      await killedAtCreate(ws, /AlertChannels$/, [`-replace=${ADDRESS}`]);
+      await delay(3_500);
+      const replacement = holding('AlertChannels', name).find((id) => id !== first);
+      expect(replacement, 'the platform made the replacement').to.be.a('string');
+      // A plain apply changes nothing, and says what the cut-off run made and what to do.
+      const plain = flat((await ok(ws, ['apply', '-auto-approve'])).text);
+      expect(plain, plain).to.include('A cut-off run made another').and.include(replacement!).and.include('-replace=');
+      // Its first way out: replace again, which takes that object over instead of making a third.
+      const again = flat((await ok(ws, ['apply', '-auto-approve', `-replace=${ADDRESS}`])).text);
+      expect(again).to.include(`Took over ${replacement}`);
+      expect(holding('AlertChannels', name), 'the replacement, alone').to.deep.equal([replacement]);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
+      rows.push(
+        `create_before_destroy replacement killed, named, replaced again: ${holding('AlertChannels', name).length} channel(s)`,
+      );
+      await ok(ws, ['destroy', '-auto-approve']);
     });
 
     const run = async (ws: Workspace, args: string[]) => {

@@ -256,6 +256,24 @@ describe('engine: whose object is it, for the state that made it', function () {
     expect(api.things.size).to.equal(2);
   });
 
+  it('a `create_before_destroy` replacement cut off with its request out: the next read names what the platform made, and -replace again takes it over', async () => {
+    const first = await apply(dir, 'x');
+    const planWalk = await Run.start(api, dir, { clientRun: 'replace' });
+    await planWalk.showTracked(first.out.state!);
+    await planWalk.engine.ended();
+    // The platform makes the new object; its answer never reaches the process, killed with the request out.
+    await (await Run.start(api, dir, { clientRun: 'replace', applyWalk: true })).createKilled('x', 'killed-after');
+    const walk = await Run.start(api, dir, { clientRun: 'again' });
+    const read = await walk.engine.readWithIdentity('fake_thing', first.out.state!, {}, null);
+    expect(summaries(read.diags)).to.deep.equal([['warning', 'A cut-off run made another the thing named "x"']]);
+    expect(read.diags.items[0]!.detail)
+      .to.include('the platform made t-2 since, which that request may have made')
+      .and.include('it still holds t-1');
+    const again = await apply(dir, 'x');
+    expect(idOf(again.out.state)).to.equal('t-2');
+    expect(api.things.size).to.equal(2);
+  });
+
   describe('a killed request’s window, measured on the platform’s clock (its answers’ `Date`)', () => {
     /** The runner's clock `ahead` ms ahead of the platform's, whose answers are dated. */
     function skewed(ahead: number): RunOptions {

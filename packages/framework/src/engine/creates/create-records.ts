@@ -56,7 +56,7 @@ export const CARRIED_OUT_MS = 10_000;
  * When the killed requests of `waiting` could have made their object, on the platform's clock where each
  * record kept how far it was from the writer's, else on the writer's with WINDOW_SLACK_MS either side.
  */
-function requestWindow(
+export function requestWindow(
   waiting: readonly OpenRecord[],
   now: number,
   /** Some record's process file is gone: when it was last alive is not known. */

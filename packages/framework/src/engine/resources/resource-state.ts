@@ -69,7 +69,7 @@ export class ResourceState<C> {
       const fresh = await limit.bound(r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx));
       this.ctx.seen(r, current, fresh === null ? 'gone' : 'tracked');
       if (fresh === null) return { state: null, private: priv, diags };
-      const replaced = await cutOffReplacement(this.ctx, r, current);
+      const replaced = await cutOffReplacement(this.ctx, r, current, ctx);
       if (replaced) diags.warning(...replaced);
       const freshValue = fromModel(r.schema.fields, fresh, current);
       return { state: reconcileRead(r.schema.fields, current, freshValue), private: priv, diags };
