@@ -200,6 +200,18 @@ describe('engine: whose object is it, for the state that made it', function () {
       expect(idOf(out.state)).to.equal('t-2');
     });
 
+  it('the `local` backend’s legacy `-state=PATH` names the state: one file’s killed run is never another file’s to take', async () => {
+    initBackend(dir, { type: 'local', config: {} });
+    const a = { host: { argv: ['terraform', 'apply', '-state=a.tfstate'] } };
+    const b = { host: { argv: ['terraform', 'apply', '-state', 'b.tfstate'] } };
+    await (await Run.start(api, dir, { ...a, clientRun: 'a-killed' })).createKilled('x', 'killed-after');
+    const other = await apply(dir, 'x', b);
+    expect(summaries(other.plan.diags), 'no word of a cut-off run').to.deep.equal([]);
+    expect(idOf(other.out.state), "b's own").to.equal('t-2');
+    const back = await apply(dir, 'x', a);
+    expect(idOf(back.out.state), 'a takes back what its killed run made').to.equal('t-1');
+  });
+
   it('two configurations on one records volume: neither takes the other’s killed-run object; each takes back its own', async () => {
     const volume = mkdtempSync(join(tmpdir(), 'keel-states-volume-'));
     const other = mkdtempSync(join(tmpdir(), 'keel-states-other-'));

@@ -59,6 +59,7 @@ export class ProviderConfiguration<C> {
           ...(pulumi ? { stack: `pulumi stack ${stack ?? '(unnamed)'}` } : {}),
           run: () => ctx.host.run,
           testing: ctx.host.command.testing === true,
+          ...(ctx.host.command.statePath ? { statePath: ctx.host.command.statePath } : {}),
         });
         ctx.journal.hostHoldsOnReturn = pulumi;
       }

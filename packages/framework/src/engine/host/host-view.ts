@@ -40,6 +40,11 @@ export interface HostCommand {
   /** Pulumi's stack (its last name part), when the command, PULUMI_STACK or the selected stack names it. */
   readonly stack?: string;
   /**
+   * The state file the command names with the `local` backend's legacy `-state=PATH` (plan, apply,
+   * destroy, refresh, import), resolved against the working directory: that file is the state.
+   */
+  readonly statePath?: string;
+  /**
    * A test run (`terraform test`, `tofu test`): its states are its own, made and destroyed by the run,
    * so it neither takes over what a record says a killed run made nor leaves records another run reads.
    */
@@ -62,6 +67,8 @@ const TERRAFORM_COMMANDS = new Set([
   'test',
   'validate',
 ]);
+/** The commands that take the `local` backend's legacy `-state=PATH`. */
+const STATE_FLAG_COMMANDS = new Set(['apply', 'destroy', 'import', 'plan', 'refresh']);
 const PULUMI_COMMANDS = new Set(['up', 'update', 'preview', 'destroy', 'refresh', 'import', 'watch']);
 
 export class HostView {
@@ -142,12 +149,14 @@ export class HostView {
     const args = [...argv.slice(at + 1), ...words(this.env.TF_CLI_ARGS), ...words(this.env[`TF_CLI_ARGS_${command}`])];
     // Go's flag package takes a boolean flag alone or as `=1`, `=t`, `=T`, `=TRUE`, `=true` or `=True`.
     const saved = command === 'apply' ? positional(argv.slice(at + 1))[0] : undefined;
+    const statePath = STATE_FLAG_COMMANDS.has(command) ? flagValue(args, ['-state', '--state']) : undefined;
     const destroyFlag = args.some((a) => /^--?destroy(=(1|t|T|TRUE|true|True))?$/.test(a));
     return {
       ...(command === 'test' ? { testing: true } : {}),
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
       targeted: args.some((a) => /^--?(target|exclude)(=|$)/.test(a)),
       ...(saved !== undefined ? { appliesSavedPlan: true, savedPlan: resolve(this.cwd, saved) } : {}),
+      ...(statePath ? { statePath: resolve(this.cwd, statePath) } : {}),
     };
   }
 

@@ -23,6 +23,7 @@ import {
   recordsRoot,
   stateDirName,
   stateOfRun,
+  atStatePath,
   testState,
   type JournalPlace,
   type StateIdentity,
@@ -79,13 +80,20 @@ export class JournalDirectory {
    */
   useApi(
     address: string,
-    how: { recordsDir?: string; stack?: string; run?: () => string | undefined; testing?: boolean } = {},
+    how: {
+      recordsDir?: string;
+      stack?: string;
+      run?: () => string | undefined;
+      testing?: boolean;
+      statePath?: string;
+    } = {},
   ): void {
     if (!this.place) return;
     const run = how.run?.();
     let state = this.place.state;
     if (how.stack !== undefined) state = { ...state, workspace: how.stack };
     else if (run !== undefined) state = stateOfRun(this.place.base, run, state);
+    if (how.statePath !== undefined) state = atStatePath(state, how.statePath);
     if (how.testing) state = testState(state);
     const dir = join(recordsRoot(how.recordsDir ?? this.place.base, this.provider, state), digest(address));
     if (dir === this.dir) return;

@@ -72,6 +72,20 @@ export function stateDirName(state: StateIdentity): string {
 /** Whether a directory's name is a state's (earlier releases kept records per workspace alone: not read). */
 export const isStateDirName = (name: string) => /~[0-9a-z]{12}$/.test(name);
 
+/**
+ * The state of a run that names its state file with the `local` backend's legacy `-state=PATH`: that
+ * file, whatever workspace is selected (another backend ignores the flag, and its state stays `state`).
+ */
+export function atStatePath(state: StateIdentity, path: string): StateIdentity {
+  if (!state.where.startsWith('the local backend')) return state;
+  const located = { path };
+  return {
+    ...state,
+    state: digest(`local\0${canonical(located)}`).slice(0, 12),
+    where: `the local backend${locatorOf('local', located)}`,
+  };
+}
+
 /** The state a test run keeps nothing for: its own, which no other run reads. */
 export function testState(state: StateIdentity): StateIdentity {
   return { ...state, state: 'testrun00000', where: 'a test run', test: true };
