@@ -166,6 +166,7 @@ export async function startVdbEmulator(options: VdbEmulatorOptions = {}): Promis
     seededFaults,
     ...(rateLimit ? { rateLimit } : {}),
     tls: options.tls,
+    now: () => ctx.clock.now(),
     services: vdbServices(ctx),
   });
 

@@ -100,6 +100,8 @@ export interface GrpcServerOptions {
   readonly rateLimit?: RequestQuota;
   /** PEM certificate and key: serve TLS instead of plaintext. */
   readonly tls?: { readonly certPem: string; readonly keyPem: string } | undefined;
+  /** The platform's clock, which every answer's `date` gives, as the proxy in front of a platform does. */
+  readonly now?: () => number;
 }
 
 export class FaultQueue {
@@ -298,7 +300,7 @@ async function serve(
     }
   }
 
-  call.sendMetadata(trace);
+  call.sendMetadata({ ...trace, date: new Date(options.now?.() ?? Date.now()).toUTCString() });
   if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
   if (plan.outcome === 'fail') return fail(plan.code, plan.message, plan.trailers);
   let outcome: Awaited<ReturnType<typeof handleNormally>>;
