@@ -389,6 +389,30 @@ for (const cli of ACCEPTANCE_CLIS)
       await ok(killed, ['destroy', '-auto-approve']);
     });
 
+    it('the platform’s clock two minutes behind the runner’s: another configuration’s object made 100 s after a lost request is never taken', async () => {
+      api = await startSecEmulator({ clockOffsetMs: -120_000 });
+      const name = `behind-${cli.command}`;
+      const killed = workspaceOf(channel(name));
+      await ok(killed, ['init']);
+      api.injectFault({ method: 'POST', path: /AlertChannels$/, delayMs: 3_000, dropConnection: true });
+      await killedAtCreate(killed, /AlertChannels$/);
+      await delay(3_500);
+      expect(holding('AlertChannels', name), 'nothing made').to.have.length(0);
+      // 100 s later on the platform's clock, another configuration makes one of the same name.
+      api.clock.advance(100_000);
+      const other = workspaceOf(channel(name));
+      await ok(other, ['init']);
+      await ok(other, ['apply', '-auto-approve']);
+      const theirs = holding('AlertChannels', name);
+      const again = flat((await run(killed, ['apply', '-auto-approve'])).text);
+      expect(again).to.include('exists already, untracked').and.not.include('Took over');
+      expect(holding('AlertChannels', name), 'the other configuration’s, alone and untaken').to.deep.equal(theirs);
+      rows.push(
+        `runner 2 min ahead of the platform, a lost request, another's look-alike 100 s later: refused, ${holding('AlertChannels', name).length} channel(s)`,
+      );
+      await ok(other, ['destroy', '-auto-approve']);
+    });
+
     it('a `create_before_destroy` replacement killed after the platform made its object: the next plan names it, and `-replace` again takes it over', async () => {
       api = await startSecEmulator();
       const name = `replaced-${cli.command}`;

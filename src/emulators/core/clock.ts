@@ -1,9 +1,10 @@
 /**
  * The emulator's notion of "now". Tests move it forward to expire tokens or age objects without
- * sleeping; it never goes backwards.
+ * sleeping; it never goes backwards. It may start off the machine's clock (`offsetMs`, negative:
+ * behind), as a platform's clock is off a runner's.
  */
 export class Clock {
-  private offsetMs = 0;
+  constructor(private offsetMs = 0) {}
 
   now(): number {
     return Date.now() + this.offsetMs;

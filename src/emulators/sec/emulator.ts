@@ -62,6 +62,8 @@ export interface SecEmulatorOptions {
   requestLog?: LogLimits;
   /** How many matches a search answers at once, the rest in pages (default DEFAULT_SEARCH_PAGE_SIZE). */
   searchPageSize?: number;
+  /** How far the platform's clock is from this machine's (negative: behind); 0 when absent. */
+  clockOffsetMs?: number;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -122,7 +124,7 @@ export interface SecEmulator {
 
 export async function startSecEmulator(options: SecEmulatorOptions = {}): Promise<SecEmulator> {
   const account = options.account ?? 'example';
-  const clock = new Clock();
+  const clock = new Clock(options.clockOffsetMs);
   const ctx: SecContext = {
     store: new MemoryStore(),
     clock,
