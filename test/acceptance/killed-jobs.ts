@@ -28,6 +28,22 @@ export interface Setup {
   readonly objects: number;
 }
 
+/** `sec_resource_group.prod`, `count` of them (none: one, without `count`), each named `name`. */
+export const resourceGroups = (name: string, count?: number) => `resource "sec_resource_group" "prod" {
+${count === undefined ? '' : `  count = ${count}\n`}  name  = "${name}"
+  type  = "CLOUD_A"
+  group {
+    operator = "AND"
+    filter {
+      filter_name = "account"
+      field       = "Account"
+      operation   = "EQUALS"
+      value       = ["123456789012"]
+    }
+  }
+}
+`;
+
 export const SETUPS: Record<Provider, Setup> = {
   sec: {
     types: ['sec_alert_channel_email', 'sec_resource_group'],
@@ -45,21 +61,7 @@ resource "sec_alert_channel_email" "ops" {
   name       = "${prefix}-ops"
   recipients = ["ops@example.com"]
 }
-resource "sec_resource_group" "prod" {
-  count = 4
-  name  = "${prefix}-prod"
-  type  = "CLOUD_A"
-  group {
-    operator = "AND"
-    filter {
-      filter_name = "account"
-      field       = "Account"
-      operation   = "EQUALS"
-      value       = ["123456789012"]
-    }
-  }
-}
-`,
+${resourceGroups(`${prefix}-prod`, 4)}`,
     // The first wave of creates (Terraform runs ten at a time), and the second.
     moments: [
       { creates: 1, afterMs: 300 },

@@ -22,6 +22,7 @@ import { startEmulator, type EmulatorHandle } from './examples-workspace.js';
 import { Workspace, type WorkspaceOptions } from './terraform.js';
 import { startStateServer, type StateServer } from './state-server.js';
 import { localMirror } from './local-mirror.js';
+import { resourceGroups } from './killed-jobs.js';
 import { killOutright, noProviderProcessesIn, providerProcessesIn } from './processes.js';
 import { startSecEmulator, type SecEmulator } from '../../src/emulators/sec/index.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
@@ -39,6 +40,17 @@ function plannedInRun(ws: Workspace, before: readonly string[], id: string): boo
   const line = `p ${ADDRESS.split('.')[0]} ${digest(id)}`;
   const lists = runLists(ws).filter((f) => !before.includes(f));
   return lists.some((f) => readFileSync(join(ws.dir, f), 'utf8').split('\n').includes(line));
+}
+/** Runs the CLI in `ws`: its exit code, and its output as one text. */
+async function run(ws: Workspace, args: string[]) {
+  const r = await ws.run([...args, '-no-color']);
+  return { ...r, text: `${r.stdout}\n${r.stderr}` };
+}
+/** Runs the CLI in `ws`, which must exit with `code`. */
+async function ok(ws: Workspace, args: string[], code = 0) {
+  const r = await run(ws, args);
+  expect(r.code, `${args.join(' ')}\n${r.text}`).to.equal(code);
+  return r;
 }
 async function until(holds: () => boolean, what: string, withinMs = 60_000): Promise<void> {
   for (const end = Date.now() + withinMs; !holds(); await delay(50))
@@ -73,25 +85,15 @@ for (const cli of ACCEPTANCE_CLIS)
 
     const named = (name: string) =>
       sec.ids('AlertChannels').filter((id) => (sec.get('AlertChannels', id) as { name?: string })?.name === name);
-    const run = async (ws: Workspace, args: string[]) => {
-      const r = await ws.run([...args, '-no-color']);
-      return { ...r, text: `${r.stdout}\n${r.stderr}` };
-    };
     const workspaceOf = (name: string) => {
       const ws = new Workspace(HEAD + channel(name), sec.env, options);
       spaces.push(ws);
       return ws;
     };
-    const ok = async (ws: Workspace, args: string[]) => {
-      const r = await run(ws, args);
-      expect(r.code, `${args.join(' ')}\n${r.text}`).to.equal(0);
-      return r;
-    };
 
     it('`test` right after the deployment’s apply: the test makes and deletes its own channel, never the deployment’s', async () => {
       const name = `whose-${cli.command}-test`;
-      const ws = new Workspace(HEAD + channel(name), sec.env, options);
-      spaces.push(ws);
+      const ws = workspaceOf(name);
       mkdirSync(join(ws.configDir, 'tests'));
       writeFileSync(join(ws.configDir, 'tests', 'channel.tftest.hcl'), 'run "made" {\n  command = apply\n}\n');
       await ok(ws, ['init']);
@@ -277,21 +279,6 @@ for (const cli of ACCEPTANCE_CLIS)
     });
   });
 
-const GROUP = (name: string) => `resource "sec_resource_group" "prod" {
-  name = "${name}"
-  type = "CLOUD_A"
-  group {
-    operator = "AND"
-    filter {
-      filter_name = "account"
-      field       = "Account"
-      operation   = "EQUALS"
-      value       = ["123456789012"]
-    }
-  }
-}
-`;
-
 for (const cli of ACCEPTANCE_CLIS)
   describe(`acceptance: a killed run's request, on the platform's clock, under ${cli.name}`, function () {
     this.timeout(600_000);
@@ -324,13 +311,13 @@ for (const cli of ACCEPTANCE_CLIS)
     /** An apply whose provider is killed once the create request on `path` reached the platform. */
     async function killedAtCreate(ws: Workspace, path: RegExp, args: string[] = []): Promise<void> {
       const seen = api!.requestsReceived();
-      const run = ws.start(['apply', '-auto-approve', '-no-color', ...args]);
+      const apply = ws.start(['apply', '-auto-approve', '-no-color', ...args]);
       // The requests received since it started: the newest of the log.
       const since = () => api!.requests.slice(api!.requests.length - (api!.requestsReceived() - seen));
       const reached = () => since().some((r) => r.method === 'POST' && path.test(r.path));
       await until(reached, 'the create request reaches the platform');
       for (const pid of providerProcessesIn(ws.configDir, 'sec')) killOutright(pid);
-      const result = await run.done;
+      const result = await apply.done;
       expect(result.code, `the killed apply fails\n${result.stdout}\n${result.stderr}`).to.not.equal(0);
       await noProviderProcessesIn(ws.configDir, 'sec', 30_000);
     }
@@ -344,14 +331,14 @@ for (const cli of ACCEPTANCE_CLIS)
     it('a request that never reached the platform, of a type it gives no creation time: another configuration’s later object is named, never taken', async () => {
       api = await startSecEmulator();
       const name = `lost-${cli.command}`;
-      const killed = workspaceOf(GROUP(name));
+      const killed = workspaceOf(resourceGroups(name));
       await ok(killed, ['init']);
       // Held 5 s, then the connection drops unhandled: the request never reaches the platform.
       api.injectFault({ method: 'POST', path: /ResourceGroups$/, delayMs: 5_000, dropConnection: true });
       await killedAtCreate(killed, /ResourceGroups$/);
       await delay(5_500);
       expect(holding('ResourceGroups', name), 'nothing made').to.have.length(0);
-      const other = workspaceOf(GROUP(name));
+      const other = workspaceOf(resourceGroups(name));
       await ok(other, ['init']);
       await ok(other, ['apply', '-auto-approve']);
       const theirs = holding('ResourceGroups', name);
@@ -439,16 +426,6 @@ for (const cli of ACCEPTANCE_CLIS)
       );
       await ok(ws, ['destroy', '-auto-approve']);
     });
-
-    const run = async (ws: Workspace, args: string[]) => {
-      const r = await ws.run([...args, '-no-color']);
-      return { ...r, text: `${r.stdout}\n${r.stderr}` };
-    };
-    const ok = async (ws: Workspace, args: string[]) => {
-      const r = await run(ws, args);
-      expect(r.code, `${args.join(' ')}\n${r.text}`).to.equal(0);
-      return r;
-    };
   });
 
 const KEY_EXPIRING = (offset: string) => `terraform {
@@ -488,18 +465,12 @@ for (const cli of ACCEPTANCE_CLIS)
       const vdb = await startEmulator.vdb({ provisioningMs: 300 });
       const ws = new Workspace(KEY_EXPIRING('1h'), vdb.env, { ...cli.workspace(this), cliConfig: localMirror(mirror) });
       try {
-        const ok = async (args: string[], code = 0) => {
-          const r = await ws.run([...args, '-no-color']);
-          const text = `${r.stdout}\n${r.stderr}`;
-          expect(r.code, `${args.join(' ')}\n${text}`).to.equal(code);
-          return flat(text);
-        };
-        await ok(['init']);
-        await ok(['apply', '-auto-approve']);
+        await ok(ws, ['init']);
+        await ok(ws, ['apply', '-auto-approve']);
         // A busy runner: the expiry the plan's time gives has passed by the time the provider plans.
         ws.writeConfig(KEY_EXPIRING('-1h'));
-        expect(await ok(['plan'], 1)).to.include('must be in the future');
-        await ok(['destroy', '-auto-approve']);
+        expect(flat((await ok(ws, ['plan'], 1)).text)).to.include('must be in the future');
+        await ok(ws, ['destroy', '-auto-approve']);
         expect(vdb.ids('databaseApiKeys'), 'the key deleted').to.deep.equal([]);
       } finally {
         ws.dispose();
