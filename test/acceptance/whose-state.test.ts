@@ -237,7 +237,7 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(named(name)).to.deep.equal([]);
     });
 
-    it('a `removed` block and a new resource of the same name in one apply, or one saved plan: refused, as in two applies', async () => {
+    it('a `removed` block and a new resource of the same name in one saved plan: refused, as in two applies', async () => {
       const name = `whose-${cli.command}-removed`;
       const ws = workspaceOf(name);
       await ok(ws, ['init']);
@@ -245,14 +245,9 @@ for (const cli of ACCEPTANCE_CLIS)
       const made = named(name);
       const again = `resource "sec_alert_channel_email" "again" {\n  name       = "${name}"\n  recipients = ["oncall@example.com"]\n}\n`;
       const removed = `removed {\n  from = ${ADDRESS}\n  lifecycle {\n    destroy = false\n  }\n}\n`;
-      ws.writeConfig(HEAD + removed + again);
-      const oneApply = flat((await run(ws, ['apply', '-auto-approve'])).text);
-      expect(oneApply).to.include('exists already, untracked').and.include(`This state's notes say it held ${made[0]}`);
-      expect(named(name), 'no second object').to.deep.equal(made);
-      // The same from a saved plan, applied in a later job: its file says what it forgets.
+      // A saved plan, applied in a later job: its file says what it forgets. (In one plain apply the calls
+      // are those of a tainted object's replacement, which goes on: README, "Whose object is it".)
       const importBack = (to: string) => `import {\n  to = ${to}\n  id = "${made[0]}"\n}\n`;
-      ws.writeConfig(HEAD + channel(name) + importBack(ADDRESS));
-      await ok(ws, ['apply', '-auto-approve']);
       ws.writeConfig(HEAD + removed + again);
       await ok(ws, ['plan', '-out=forget.tfplan']);
       const savedPlan = flat((await run(ws, ['apply', 'forget.tfplan'])).text);
@@ -272,7 +267,7 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(plannedInRun(ws, runsBefore, made[0]!), 'the plan of its destroy (plan_destroy)').to.equal(true);
       expect(named(name), 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
       rows.push(
-        `apply, removed + the same name in one apply and in a saved plan (refused), import, renamed key: ${named(name).length} channel(s)`,
+        `apply, removed + the same name in a saved plan (refused), import, renamed key: ${named(name).length} channel(s)`,
       );
       await ok(ws, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);

@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
-import { initBackend, model, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
+import { initBackend, Platform, Run, removeRuns, type RunOptions } from './fake-thing.js';
 import { notePlatformDate } from '../../packages/framework/src/wire/platform-clock.js';
 
 const summaries = (diags: { items: readonly { severity: string; summary: string }[] }) =>
@@ -166,29 +166,24 @@ describe('engine: whose object is it, for the state that made it', function () {
       expect([...api.things.keys()]).to.deep.equal(['t-1']);
     });
 
-  it('a `removed` block that forgets an object, and a create of its key: refused the same way in one apply as in two', async () => {
+  it('a tainted object replaced in one apply, whose walk shows it and plans a create (never a plan of it), is this state’s: the create goes on', async () => {
     const made = (await apply(dir, 'x')).out.state!;
-    // One apply: its plan walk shows the object, makes no plan of it (forgotten), and plans the create.
-    const oneApply = (await apply(dir, 'x', {}, [made])).out;
-    expect(summaries(oneApply.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
-    expect(oneApply.diags.items[0]!.detail)
+    // Terraform plans a tainted object's replacement as a create; a `removed` block's forget makes the
+    // same calls, so the provider holds both as this state's in one apply.
+    const replaced = (await apply(dir, 'x', {}, [made])).out;
+    expect(replaced.diags.items).to.deep.equal([]);
+    expect(idOf(replaced.state)).to.equal('t-2');
+  });
+
+  it('a `removed` block applied, then a create of its key: refused, naming the import that takes it back', async () => {
+    const made = (await apply(dir, 'x')).out.state!;
+    await apply(dir, 'unrelated', {}, [made]);
+    const after = (await apply(dir, 'x')).out;
+    expect(summaries(after.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+    expect(after.diags.items[0]!.detail)
       .to.include("This state's notes say it held t-1")
       .and.include('a `removed` block');
-    // Two applies: the first forgets it, the second plans the create.
-    await apply(dir, 'unrelated', {}, [made]);
-    const twoApplies = (await apply(dir, 'x')).out;
-    expect(twoApplies.diags.items, 'one verdict').to.deep.equal(oneApply.diags.items);
     expect([...api.things.keys()]).to.deep.equal(['t-1', 't-2']);
-    expect(api.things.get('t-2')!.name).to.equal('unrelated');
-    // A renamed key whose old object this apply destroys (a plan of its destroy) is no such case.
-    const renamedRun = `run-${++runs}`;
-    const planWalk = await Run.start(api, dir, { clientRun: renamedRun });
-    const plan = await planWalk.plan('unrelated');
-    await planWalk.showTracked(model(api.things.get('t-2')!), 'destroyed');
-    await planWalk.engine.ended();
-    const applyWalk = await Run.start(api, dir, { clientRun: renamedRun, applyWalk: true });
-    const renamed = await applyWalk.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
-    expect(renamed.diags.items).to.deep.equal([]);
   });
 
   for (const narrowed of ['-target=fake_thing.b', '-exclude=fake_thing.a'])
@@ -335,7 +330,8 @@ describe('engine: whose object is it, for the state that made it', function () {
    * states told apart by workspace, backend key and working directory, records on a shared volume or in
    * each directory; applies that end in order, are killed with the request out, after the platform made
    * the object, or after the answer with the state never stored; test runs; destroys; `state rm`,
-   * `state mv`, and `removed` blocks with a create of the same key in the same apply. Ground truth is which state's run made each object.
+   * `state mv`, and `removed` blocks with a create of the same key in the same apply (made, as a tainted
+   * object's replacement is). Ground truth is which state's run made each object.
    */
   it('over generated schedules of states, kills, tests, destroys, state rm, state mv and removed blocks: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
     this.timeout(600_000);
@@ -362,6 +358,8 @@ describe('engine: whose object is it, for the state that made it', function () {
         readonly orphans: Map<string, { id: string; answered: boolean }>;
         /** The objects it held and no longer holds (state rm, state mv), by name. */
         readonly removed: Map<string, string>;
+        /** The objects its `removed` blocks left on the platform. */
+        readonly forgotten: string[];
       }
       const state = (label: string, where: string, options: RunOptions): SimState => ({
         label,
@@ -370,6 +368,7 @@ describe('engine: whose object is it, for the state that made it', function () {
         held: new Map(),
         orphans: new Map(),
         removed: new Map(),
+        forgotten: [],
       });
       const states = [
         state('prod', dir, { backend: backendAt('https://ci.example/state/prod') }),
@@ -461,20 +460,22 @@ describe('engine: whose object is it, for the state that made it', function () {
           const made = [...api.things.keys()].find((k) => !before.has(k));
           if (made) s.orphans.set(name, { id: made, answered: at === 'never stored' });
         } else if (op === 'removed') {
-          // A `removed` block forgets the object, and a new resource of the same key, in one apply.
+          // A `removed` block forgets the object, and a new resource of the same key, in one apply: the same
+          // calls as a tainted object's replacement, so the apply makes the new object.
           const id = s.held.get(name);
           if (id === undefined) continue;
           history.push(`removed ${name} and created it again in ${s.label}`);
           const forgotten = { id, name, color: 'blue', token: null, made_at: null };
           const { out } = await apply(s.where, name, s.options, [forgotten]);
-          const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
-          expect(errors, `refused as in two applies, ${about()}`).to.have.length(1);
+          const made = idOf(out.state);
           expect(
-            [...api.things.keys()].filter((k) => !before.has(k)),
-            `nothing made, ${about()}`,
+            out.diags.items.filter((d) => d.severity === 'error'),
+            `not refused, ${about()}`,
           ).to.deep.equal([]);
-          s.held.delete(name);
-          s.removed.set(name, id);
+          expect(made !== undefined && !before.has(made), `a new object, ${about()}`).to.equal(true);
+          noteNew(before, s.label);
+          s.held.set(name, made!);
+          s.forgotten.push(id);
         } else if (op === 'destroy') {
           const id = s.held.get(name);
           if (id === undefined) continue;
@@ -509,7 +510,7 @@ describe('engine: whose object is it, for the state that made it', function () {
       const accounted = new Set([
         ...heldAnywhere(),
         ...states.flatMap((s) => [...s.orphans.values()].map((o) => o.id)),
-        ...states.flatMap((s) => [...s.removed.values()]),
+        ...states.flatMap((s) => [...s.removed.values(), ...s.forgotten]),
       ]);
       for (const [id, who] of madeBy)
         if (api.things.has(id))

@@ -11,9 +11,9 @@
  *   order of its calls, before the apply walk begins.
  *
  * An object the notes of this workspace name that neither shows was removed from the state since it held
- * it (`terraform state rm`, a workspace deleted and made again); one the plan walk showed and made no plan
- * of is being removed by this very run (a `removed` block that forgets it): the same verdict, so a
- * `removed` block and a create of the same key refuse alike in one apply or two. Where neither fact can be had (Pulumi,
+ * it (`terraform state rm`, a `removed` block applied before, a workspace deleted and made again). A saved
+ * plan that forgets it says so in its file; a plan walk that forgets it makes the same calls as one that
+ * replaces it because it is tainted, so there it counts as held. Where neither fact can be had (Pulumi,
  * whose walk shows a stack's objects as it goes; a run narrowed by `-target`; a system that does not say
  * which run it is; a plan file it cannot read), the notes alone decide, as before.
  */
@@ -46,9 +46,11 @@ export class StateHoldings<C> {
     const inPlan = await this.inSavedPlan(r, id);
     if (inPlan !== undefined) return inPlan ? 'held' : 'removed';
     const run = await journal.thisRun(r.typeName, id);
-    if (run === 'planned') return 'held';
-    if (host.command.appliesSavedPlan) return run === 'shown' ? 'held' : undefined;
-    if (host.command.targeted) return run === 'shown' ? 'held' : undefined;
+    // Shown by this run's walks: held. A walk that shows an object and makes no plan of it forgets it (a
+    // `removed` block) or replaces it because it is tainted (its plan is a create's): the calls are the
+    // same, and a tainted object's replacement is what users do every day, so neither is refused here.
+    if (run === 'planned' || run === 'shown') return 'held';
+    if (host.command.targeted || host.command.appliesSavedPlan) return undefined;
     return run === undefined ? undefined : 'removed';
   }
 

@@ -21,9 +21,9 @@
  *   p <type> <id digest>   a plan of it was made: its state keeps it, changes it or destroys it
  *
  * An object the notes name but this run's plan walk did not show is no longer in the state: `terraform
- * state rm`, or a workspace deleted and made again. One it showed but made no plan of is being taken out
- * of it: a `removed` block that forgets it, the one thing of a plan walk that plans nothing of an object
- * its state holds (the provider asks for plans of destroys too: plan_destroy). A run's list is read only
+ * state rm`, or a workspace deleted and made again. One it showed and made no plan of is a tainted object
+ * being replaced, or one a `removed` block forgets: the two make the same calls, and both count as held
+ * (engine/creates/state-holdings.ts). A run's list is read only
  * by that run; lists untouched for RUN_FILE_DAYS (journal-runs.ts) are removed when a new run begins its own.
  */
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
