@@ -269,14 +269,14 @@ export class Run {
 
   /**
    * Terraform's plan walk of an object its state holds: the refresh reads it, then a plan of it is made
-   * (`kept`: its configuration as it is; `destroyed`: an orphan, a renamed key's old object, plan_destroy),
-   * or none (`forgotten`: a `removed` block with `destroy = false`).
+   * (`kept`: its configuration as it is), or none (`destroyed`: an orphan, a renamed key's old object, as
+   * the provider does not ask for plans of destroys; `forgotten`: a `removed` block with `destroy = false`).
    */
   async showTracked(state: ObjectValue, then: 'kept' | 'destroyed' | 'forgotten' = 'kept') {
     await this.engine.readWithIdentity('fake_thing', state, {}, null);
-    if (then !== 'forgotten') {
-      const config = then === 'kept' ? { ...state, id: null, made_at: null, token: null } : null;
-      const proposed = config && (proposedNew(schema.block, state, config) as ObjectValue);
+    if (then === 'kept') {
+      const config = { ...state, id: null, made_at: null, token: null };
+      const proposed = proposedNew(schema.block, state, config) as ObjectValue;
       await this.engine.planWithNotices('fake_thing', state, proposed, config, {}, null);
     }
     await this.journal.flush();

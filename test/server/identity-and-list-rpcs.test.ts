@@ -60,7 +60,7 @@ describe('wire: identity and list-resource declarations', () => {
         }
       }
       const honest = {
-        plan_destroy: true,
+        plan_destroy: false,
         get_provider_schema_optional: true,
         move_resource_state: false,
         generate_resource_config: true,

@@ -121,9 +121,8 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
 /**
  * get_provider_schema_optional: the schema is the same in every process, so Terraform may reuse
  * the one it fetched from the first provider process of a command instead of asking each one.
- * plan_destroy: Terraform and OpenTofu ask a plan of every destroy too (its plan is null): a plan walk's
- * run list notes a plan of every object its state keeps, changes or destroys
- * (engine/journal/journal-notes.ts). move_resource_state: MoveResourceState,
+ * plan_destroy is false: a plan of a destroy (a null one) would cost a call per object and decide nothing,
+ * since the plan walk's reads show every object of the state already. move_resource_state: MoveResourceState,
  * when some resource type takes moved state (`moveFrom`, engine/resources/resource-moves.ts); Terraform
  * refuses a `moved` block across types without asking otherwise. generate_resource_config: Terraform
  * 1.14 asks GenerateResourceConfig for the configuration it writes for listed and imported objects
@@ -131,7 +130,7 @@ function decodePrivate(bytes: Uint8Array | undefined): PrivateState {
  * asks for their schemas.
  */
 const serverCapabilities = <C>(engine: ProviderEngine<C>) => ({
-  plan_destroy: true,
+  plan_destroy: false,
   get_provider_schema_optional: true,
   move_resource_state: engine.moves.offered,
   generate_resource_config: true,

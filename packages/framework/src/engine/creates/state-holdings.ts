@@ -7,8 +7,7 @@
  *   state it was made against);
  * - otherwise the walks of this run of the client (engine/journal/journal-notes.ts): Terraform's and
  *   OpenTofu's `apply` plan first, and their plan walk shows every object of the state (an upgrade of
- *   each, a read) and makes a plan of each it keeps, changes or destroys (plan_destroy), whatever the
- *   order of its calls, before the apply walk begins.
+ *   each, a read), whatever the order of its calls, before the apply walk begins.
  *
  * An object the notes of this workspace name that neither shows was removed from the state since it held
  * it (`terraform state rm`, a `removed` block applied before, a workspace deleted and made again). A saved
@@ -49,7 +48,7 @@ export class StateHoldings<C> {
     // Shown by this run's walks: held. A walk that shows an object and makes no plan of it forgets it (a
     // `removed` block) or replaces it because it is tainted (its plan is a create's): the calls are the
     // same, and a tainted object's replacement is what users do every day, so neither is refused here.
-    if (run === 'planned' || run === 'shown') return 'held';
+    if (run === 'shown') return 'held';
     if (host.command.targeted || host.command.appliesSavedPlan) return undefined;
     return run === undefined ? undefined : 'removed';
   }

@@ -51,10 +51,10 @@ export interface OpenRecord extends RecordContent {
 
 /** A record this process wrote (or took over), for the steps that follow its request. */
 /**
- * What a walk did with an object: showed it as its state's (an upgrade, a read), made a plan of it (kept,
- * changed or destroyed), imported it, or found it gone.
+ * What a walk did with an object: showed it as its state's (an upgrade, a read, a plan), imported it, or
+ * found it gone.
  */
-export type Seen = 'tracked' | 'planned' | 'imported' | 'gone';
+export type Seen = 'tracked' | 'imported' | 'gone';
 
 export interface RecordHandle {
   name: string;
@@ -243,7 +243,7 @@ export class CreateJournal extends JournalDirectory {
    */
   seen(type: string, id: string, how: Seen): void {
     if (!this.dir || id === '' || this.readOnly) return;
-    if (how !== 'imported') this.notes?.note(type, id, how !== 'gone', how === 'planned');
+    if (how !== 'imported') this.notes?.note(type, id, how !== 'gone');
     this.track(this.retire(type, digest(id)));
   }
 

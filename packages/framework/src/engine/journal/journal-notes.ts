@@ -37,14 +37,9 @@ const RUNS_DIR = 'runs';
 
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
-/** A run list's line of a plan made of an object. */
-const plannedLine = (key: Key) => `p ${key}`;
 
-/**
- * What the walks of this run did with an object of its state: made a plan of it, only showed it, or
- * neither (undefined: the run is not known).
- */
-export type ThisRun = 'planned' | 'shown' | 'unseen' | undefined;
+/** Whether the walks of this run showed an object of its state (undefined: the run is not known). */
+export type ThisRun = 'shown' | 'unseen' | undefined;
 
 /** A state of the records' directory, as its directory and its notes name it. */
 export interface StateName {
@@ -97,7 +92,7 @@ export class OwnershipNotes {
   private named = false;
   private queue: Array<{ key: Key; held: boolean }> = [];
   private writing: Promise<void> | null = null;
-  /** What this process noted its run's walks showed, and planned (run list lines), written or queued. */
+  /** What this process noted its run's walks showed (run list lines), written or queued. */
   private readonly shown = new Set<string>();
   private shownQueue: string[] = [];
   private runListBegun = false;
@@ -121,34 +116,28 @@ export class OwnershipNotes {
     return this.runId;
   }
 
-  /**
-   * The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone);
-   * `planned`: a plan of it was made.
-   */
-  note(type: string, id: string, held: boolean, planned = false): void {
+  /** The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone). */
+  note(type: string, id: string, held: boolean): void {
     const key = keyOf(type, digest(id));
     this.queue.push({ key, held });
-    if (held && this.run !== undefined)
-      for (const line of planned ? [key, plannedLine(key)] : [key])
-        if (!this.shown.has(line)) {
-          this.shown.add(line);
-          this.shownQueue.push(line);
-        }
+    if (held && this.run !== undefined && !this.shown.has(key)) {
+      this.shown.add(key);
+      this.shownQueue.push(key);
+    }
     this.writing ??= Promise.resolve().then(() => this.write());
   }
 
-  /** What the walks of this run (any process of it: the list, and what this process queued) did with `id` of `type`. */
+  /** Whether the walks of this run (any process of it: its list, or this process's queue) showed `id` of `type`. */
   async thisRun(type: string, id: string): Promise<ThisRun> {
     if (this.run === undefined) return undefined;
     const key = keyOf(type, digest(id));
-    if (this.shown.has(plannedLine(key))) return 'planned';
+    if (this.shown.has(key)) return 'shown';
     await this.flush();
     const text = await readFile(join(this.dir, RUNS_DIR, this.run), 'utf8').catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') this.fail("read which objects this run's walks showed", err);
       return '';
     });
-    const lines = new Set(text.split('\n'));
-    return lines.has(plannedLine(key)) ? 'planned' : lines.has(key) || this.shown.has(key) ? 'shown' : 'unseen';
+    return text.split('\n').includes(key) ? 'shown' : 'unseen';
   }
 
   /** Resolves once every note so far is written. */

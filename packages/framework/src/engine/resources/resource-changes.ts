@@ -90,9 +90,8 @@ export class ResourceChanges<C> {
       out.planned !== null && (prior === null || !valueEquals(impliedType(r.schema.block), prior, out.planned));
     if (config !== null && changes) await this.catalogue.check(r, config, out.diags);
     if (out.diags.hasErrors) return;
-    // A plan of an object its state holds (kept, changed or destroyed: plan_destroy); a `removed` block
-    // that forgets one makes none (engine/creates/state-holdings.ts).
-    if (prior !== null) this.ctx.seen(r, prior, 'planned');
+    // A plan of an object its state holds (kept or changed).
+    if (prior !== null) this.ctx.seen(r, prior, 'tracked');
     else if (out.planned !== null) {
       out.plannedPrivate = { ...out.plannedPrivate };
       await this.lookalikes.check(r, out.planned, out.diags, out.plannedPrivate).catch((error) => {
