@@ -12,6 +12,9 @@
  *   `include_resource` the state that an import of it reaches;
  * - an `import { identity = {...} }` of that listed identity, with only the required attributes,
  *   reaches the same state as an import by id, and the same identity;
+ * - a walk's second read of the type in a fresh process, taken from the type's listing where its
+ *   resource declares `readsByListing` (no call names the object), reaches the state its first read,
+ *   alone, reached;
  * - after the destroy, the query no longer finds it.
  *
  * A table must have a row for every resource type its provider registers: the first test says which
@@ -25,6 +28,16 @@ import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { failOnProblems, tableProblems } from '../support/type-tables.js';
 
 export type Plain = Record<string, unknown>;
+
+/** What a table's tests run against. */
+export interface TableSetup {
+  tf: TerraformClient;
+  /** Another process of the provider, configured as `tf` is, which has changed nothing yet. */
+  fresh: () => Promise<TerraformClient>;
+  /** The calls the emulator received so far, oldest first, each with what names its object. */
+  calls: () => readonly string[];
+  close: () => Promise<void>;
+}
 
 export interface Case {
   type: string;
@@ -88,16 +101,20 @@ export function runTable(
   provider: 'sec' | 'vdb',
   cases: Case[],
   table: { name: string; file: string },
-  start: () => Promise<{ tf: TerraformClient; close: () => Promise<void> }>,
+  start: () => Promise<TableSetup>,
 ): void {
   describe(`${provider}: identity and list resource of every resource type`, function () {
     this.timeout(120_000);
     let tf: TerraformClient;
-    let close: () => Promise<void>;
+    let setup: TableSetup;
+    let listsForReads: ReadonlySet<string>;
     before(async () => {
-      ({ tf, close } = await start());
+      setup = await start();
+      tf = setup.tf;
+      const def = await loadProviderDef(provider);
+      listsForReads = new Set(def.resources.filter((r) => r.readsByListing).map((r) => r.typeName));
     });
-    after(async () => close?.());
+    after(async () => setup?.close());
 
     it('covers every resource type of the provider, and declares exactly the list resources the table expects', async () => {
       const def = await loadProviderDef(provider);
@@ -114,6 +131,32 @@ export function runTable(
       for (const c of cases)
         expect(tf.identitySchema(c.type), `${c.type} declares an identity`).to.not.equal(undefined);
     });
+
+    /** A walk's first read of `type` alone, its second from the listing where the type declares one: one state. */
+    async function readsAloneAndListed(type: string, state: ObjectValue): Promise<void> {
+      const reader = await setup.fresh();
+      try {
+        const start = setup.calls().length;
+        const alone = (await reader.read(type, state)).state!;
+        const between = setup.calls().length;
+        const listed = (await reader.read(type, state)).state!;
+        const second = setup.calls().slice(between);
+        expect(differences(listed, alone), 'a read from the listing reaches the state a read alone does').to.deep.equal(
+          [],
+        );
+        if (listsForReads.has(type)) {
+          const names = (calls: readonly string[]) => calls.some((call) => call.includes(state.id as string));
+          expect(names(setup.calls().slice(start, between)), 'the first read, alone, asks for the object').to.equal(
+            true,
+          );
+          expect(names(second), `the second read, from the listing, names no object (${second.join('; ')})`).to.equal(
+            false,
+          );
+        }
+      } finally {
+        await reader.close();
+      }
+    }
 
     for (const c of cases) {
       it(`${c.type}: ${c.notListed ? 'identity known after create, kept by refresh and plan' : 'identity kept from create to destroy; query finds it, its import reaches the listed state'}`, async () => {
@@ -134,6 +177,7 @@ export function runTable(
 
         const read = (await tf.read(c.type, state)).state!;
         expect(tf.identityOf(read), 'identity after refresh').to.deep.equal(expected);
+        await readsAloneAndListed(c.type, read);
         const again = await tf.plan(c.type, read, cfg);
         expect(again.plannedIdentity, 'identity of an update plan').to.deep.equal(expected);
 

@@ -13,6 +13,7 @@ import {
   type ResourceDef,
   resourceSchema,
   validators,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import {
@@ -252,6 +253,11 @@ const alertRule = resource<typeof schema.fields, SecClient>({
     madeAt: madeAtFrom('created_or_updated_time'),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.alertRules.get(guidOf(prior), { signal: ctx.signal }), prior),
+  readsByListing: {
+    pages: listedInOneCall((ctx) => ctx.client.alertRules.list({ signal: ctx.signal })),
+    idOf: (rule) => rule.mcGuid,
+    read: fromApi,
+  },
   update: async (plan, prior, ctx) =>
     fromApi(await ctx.client.alertRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.alertRules.delete(guidOf(prior), { signal: ctx.signal }),

@@ -1,5 +1,13 @@
 /** Data export rules: the platform's data, exported to object-store alert channels. */
-import { attr, type ModelOf, resource, type ResourceDef, resourceSchema, validators } from '@keel/provider-framework';
+import {
+  attr,
+  type ModelOf,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+  listedInOneCall,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
@@ -96,6 +104,11 @@ const dataExportRule = resource<typeof schema.fields, SecClient>({
   },
   read: async (prior, ctx) =>
     fromApi(await ctx.client.dataExportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
+  readsByListing: {
+    pages: listedInOneCall((ctx) => ctx.client.dataExportRules.list({ signal: ctx.signal })),
+    idOf: (rule) => rule.mcGuid,
+    read: fromApi,
+  },
   update: async (plan, prior, ctx) =>
     fromApi(await ctx.client.dataExportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.dataExportRules.delete(guidOf(prior), { signal: ctx.signal }),

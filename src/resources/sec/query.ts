@@ -14,6 +14,7 @@ import {
   resourceSchema,
   type Validator,
   validators,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type { SecClient } from '../../clients/sec/index.js';
 import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
@@ -215,6 +216,11 @@ const query = resource<typeof schema.fields, SecClient>({
     importId: (found) => found.query_id ?? '',
   },
   read: async (prior, ctx) => fromApi(await ctx.client.queries.get(idOf(prior), { signal: ctx.signal })),
+  readsByListing: {
+    pages: listedInOneCall((ctx) => ctx.client.queries.list({ signal: ctx.signal })),
+    idOf: (query) => query.queryId,
+    read: fromApi,
+  },
   update: async (plan, prior, ctx) =>
     fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),
   delete: async (prior, ctx) => ctx.client.queries.delete(idOf(prior), { signal: ctx.signal }),

@@ -23,6 +23,7 @@ import {
   resourceSchema,
   t,
   validators,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type {
   HybridEnvironment,
@@ -366,6 +367,15 @@ function statusFromApi(e: HybridEnvironment): NonNullable<Model['status']> {
 /**
  * The environment as the resource shows it; the bootstrap fields are the caller's (the API never returns the commands).
  */
+/** What a read reports: never generated, the commands and the knob stay as they are (0 and empty after an import). */
+function readFromApi(e: HybridEnvironment, prior: Model): Partial<Model> {
+  return {
+    ...fromApi(e, prior),
+    bootstrap_commands_version: prior.bootstrap_commands_version ?? 0,
+    bootstrap_commands: prior.bootstrap_commands ?? [],
+  };
+}
+
 function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
   return {
     id: e.id,
@@ -496,12 +506,15 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
       { accountId, hybridCloudEnvironmentId: prior.id! },
       { signal: ctx.signal },
     );
-    // Reads never generate: the commands and the knob stay as they are (0 and empty after an import).
-    return {
-      ...fromApi(env, prior),
-      bootstrap_commands_version: prior.bootstrap_commands_version ?? 0,
-      bootstrap_commands: prior.bootstrap_commands ?? [],
-    };
+    return readFromApi(env, prior);
+  },
+  readsByListing: {
+    scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
+    pages: listedInOneCall((ctx, prior: Model) =>
+      ctx.client.api.hybridEnvironments.list({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
+    ),
+    idOf: (env) => env.id,
+    read: readFromApi,
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);

@@ -3,7 +3,15 @@
  * be changed, so every input forces a new one; the platform runs it in the background (no waiting),
  * and refreshes show its progress in `status`.
  */
-import { attr, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
+import {
+  attr,
+  listResource,
+  type ModelOf,
+  resource,
+  resourceSchema,
+  t,
+  listedInOneCall,
+} from '@keel/provider-framework';
 import type { Backup, BackupClusterInfo, ResourceQuantity } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,
@@ -178,6 +186,14 @@ export const manualBackup = resource<typeof fields, VdbContext>({
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
     return fromApi(await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }));
+  },
+  readsByListing: {
+    scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
+    pages: listedInOneCall((ctx, prior: Model) =>
+      ctx.client.api.backups.list({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
+    ),
+    idOf: (backup) => backup.id,
+    read: (backup) => fromApi(backup),
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -12,8 +12,12 @@ import { SEC_BIN, SEC_CASES, makeSecPrerequisites } from './one-of-each.js';
 
 runTable('sec', SEC_CASES, { name: 'SEC_CASES', file: 'test/resources/sec/one-of-each.ts' }, async () => {
   const emulator: SecEmulator = await startSecEmulator();
-  const tf = await TerraformClient.start(SEC_BIN, secProviderEnv(emulator));
-  await tf.configure({});
+  const fresh = async () => {
+    const client = await TerraformClient.start(SEC_BIN, secProviderEnv(emulator));
+    await client.configure({});
+    return client;
+  };
+  const tf = await fresh();
   const make = async (type: string, plain: Plain) => {
     const cfg = configValue(tf.resourceSchema(type).block, plain);
     return (await tf.apply(type, null, await tf.plan(type, null, cfg), cfg)).state!;
@@ -21,6 +25,8 @@ runTable('sec', SEC_CASES, { name: 'SEC_CASES', file: 'test/resources/sec/one-of
   await makeSecPrerequisites(make);
   return {
     tf,
+    fresh,
+    calls: () => emulator.requests.map((r) => `${r.method} ${r.path}`),
     close: async () => {
       await tf.close();
       await emulator.close();

@@ -13,10 +13,16 @@ import { VDB_BIN, VDB_CASES, prepareVdbPrerequisites } from './one-of-each.js';
 runTable('vdb', VDB_CASES, { name: 'VDB_CASES', file: 'test/resources/vdb/one-of-each.ts' }, async () => {
   const emulator: VdbEmulator = await startVdbEmulator({ provisioningMs: 50 });
   await prepareVdbPrerequisites(emulator);
-  const tf = await TerraformClient.start(VDB_BIN, vdbProviderEnv(emulator));
-  await tf.configure({});
+  const fresh = async () => {
+    const client = await TerraformClient.start(VDB_BIN, vdbProviderEnv(emulator));
+    await client.configure({});
+    return client;
+  };
+  const tf = await fresh();
   return {
     tf,
+    fresh,
+    calls: () => emulator.requests.map((r) => `${r.service}/${r.method} ${JSON.stringify(r.request)}`),
     close: async () => {
       await tf.close();
       await emulator.close();

@@ -17,6 +17,7 @@ import {
   resource,
   type ResourceDef,
   resourceSchema,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertChannelInput } from '../../../clients/sec/alert-channels.js';
@@ -218,6 +219,12 @@ export function alertChannel<F extends Fields, T extends AlertChannelType>(
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.alertChannels.get(guidOf(prior), { signal: ctx.signal }));
+    },
+    // The list answers every channel, as a read answers one (of another type: refused by fromApi alike).
+    readsByListing: {
+      pages: listedInOneCall((ctx) => ctx.client.alertChannels.list({ signal: ctx.signal })),
+      idOf: (channel) => channel.intgGuid,
+      read: (channel) => fromApi(channel),
     },
     async update(plan, prior, ctx) {
       const updated = await ctx.client.alertChannels.update(guidOf(prior), toApi(plan), { signal: ctx.signal });

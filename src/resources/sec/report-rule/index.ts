@@ -1,4 +1,12 @@
-import { attr, type ModelOf, resource, type ResourceDef, resourceSchema, validators } from '@keel/provider-framework';
+import {
+  attr,
+  type ModelOf,
+  resource,
+  type ResourceDef,
+  resourceSchema,
+  validators,
+  listedInOneCall,
+} from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity, noFilters } from '../../shared/identity.js';
 import { REPORT_NOTIFICATION_KEYS, type ReportNotifications } from '../../../clients/sec/report-notification-keys.js';
@@ -159,6 +167,11 @@ const reportRule = resource<typeof schema.fields, SecClient>({
     madeAt: madeAtFrom('created_or_updated_time'),
   },
   read: async (prior, ctx) => fromApi(await ctx.client.reportRules.get(guidOf(prior), { signal: ctx.signal }), prior),
+  readsByListing: {
+    pages: listedInOneCall((ctx) => ctx.client.reportRules.list({ signal: ctx.signal })),
+    idOf: (rule) => rule.mcGuid,
+    read: fromApi,
+  },
   update: async (plan, prior, ctx) =>
     fromApi(await ctx.client.reportRules.update(guidOf(prior), toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.reportRules.delete(guidOf(prior), { signal: ctx.signal }),

@@ -1,4 +1,4 @@
-import { type OpContext, resource, type ResourceDef, resourceSchema } from '@keel/provider-framework';
+import { type OpContext, resource, type ResourceDef, resourceSchema, listedInOneCall } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity } from '../../shared/identity.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
@@ -77,6 +77,11 @@ const resourceGroup = resource<typeof schema.fields, SecClient>({
   },
   read: async (prior, ctx) =>
     fromApi(await ctx.client.resourceGroups.get(prior.id ?? '', { signal: ctx.signal }), prior),
+  readsByListing: {
+    pages: listedInOneCall((ctx) => ctx.client.resourceGroups.list({ signal: ctx.signal })),
+    idOf: (group) => group.resourceGroupGuid,
+    read: fromApi,
+  },
   update: async (plan, prior, ctx) =>
     fromApi(await ctx.client.resourceGroups.update(prior.id ?? '', toApi(plan), { signal: ctx.signal }), plan),
   delete: async (prior, ctx) => ctx.client.resourceGroups.delete(prior.id ?? '', { signal: ctx.signal }),

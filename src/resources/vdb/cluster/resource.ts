@@ -18,6 +18,7 @@ import {
   type OpContext,
   resource,
   resourceSchema,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import { CLUSTER_PHASES, type Cluster, type ClusterPhase } from '../../../clients/vdb/api.js';
 import { waitFor, WaitFailedError, WaitTimeoutError } from '../../shared/wait.js';
@@ -359,6 +360,15 @@ export default resource<typeof clusterFields, VdbContext>({
       await ctx.client.api.clusters.get({ accountId, clusterId: prior.id! }, { signal: ctx.signal }),
       prior,
     );
+  },
+  // The account's clusters, every page: ListClusters answers each as GetCluster does.
+  readsByListing: {
+    scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
+    pages: listedInOneCall((ctx, prior: ClusterModel) =>
+      ctx.client.api.clusters.list({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
+    ),
+    idOf: (cluster) => cluster.id,
+    read: fromApi,
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);

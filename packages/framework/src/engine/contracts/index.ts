@@ -22,7 +22,14 @@ export { type ConfigureContext, declarationProblems, provider, type ProviderDef 
 export type { MoveSource, StateMover } from './move.js';
 export type { AttributeName, PlanContext } from './plan-context.js';
 export type { ReferenceKinds } from './references.js';
-export { type CreateLookup, resource, type ResourceDef } from './resource.js';
+export {
+  type CreateLookup,
+  type ListingPage,
+  listedInOneCall,
+  type ReadListing,
+  resource,
+  type ResourceDef,
+} from './resource.js';
 export {
   deadline,
   operationLimit,

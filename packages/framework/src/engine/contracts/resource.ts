@@ -53,6 +53,11 @@ export interface ResourceDef<F extends Fields, C> {
   readonly repeatableCreate?: string;
   /** Returns the object as the API has it, or null when it is gone. */
   read(prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>> | null>;
+  /**
+   * How a walk that reads many objects of this type reads them from one listing instead of one call
+   * each (engine/resources/listed-reads.ts). Each listed object must be what `read` returns for it.
+   */
+  readonly readsByListing?: ReadListing<F, C, any>;
   update?(plan: ModelOf<F>, prior: ModelOf<F>, ctx: OpContext<C>): Promise<Partial2<ModelOf<F>>>;
   delete(prior: ModelOf<F>, ctx: OpContext<C>): Promise<void>;
   /**
@@ -95,6 +100,47 @@ export interface ResourceDef<F extends Fields, C> {
    * deprecated argument whose replacement takes its value only in some cases. Given the state.
    */
   generatedConfig?(state: ModelOf<F>): Partial2<ModelOf<F>>;
+}
+
+/** One page of a listing: its objects, and how many the whole listing holds where the API says it. */
+export interface ListingPage<M> {
+  readonly objects: readonly M[];
+  readonly total?: number;
+}
+
+/**
+ * A type's listing, read in pages, for the walks that read many of its objects: each item as the API
+ * lists it (`L`), turned into what `read` returns by the same mapping. Only listing calls: it changes
+ * nothing. An object the listing does not hold is read on its own (gone or not, `read` says).
+ */
+export interface ReadListing<F extends Fields, C, L> {
+  /**
+   * Which listing holds the object a state names (an account, a parent), where the API lists by scope;
+   * reads of one scope share its listing. Absent: one listing holds every object of the type.
+   */
+  scope?(prior: ModelOf<F>, ctx: OpContext<C>): string;
+  /** The pages of the listing that holds `prior`'s object, in order. */
+  pages(ctx: OpContext<C>, prior: ModelOf<F>): AsyncIterable<ListingPage<L>>;
+  /** The id a listed item is known by: the one `findCreated.importId` gives for a state. */
+  idOf(item: L): string;
+  /**
+   * What `read` returns for the object, from its listed item and its state: the read's own mapping; where
+   * the listing leaves fields out (a secret, a detail), keep the state's or read them on their own.
+   */
+  read(
+    item: L,
+    prior: ModelOf<F>,
+    ctx: OpContext<C>,
+  ): Partial2<ModelOf<F>> | null | Promise<Partial2<ModelOf<F>> | null>;
+}
+
+/** A listing its client reads whole (in one call, or every page), as one page. */
+export function listedInOneCall<M, C, P>(
+  list: (ctx: OpContext<C>, prior: P) => Promise<readonly M[]>,
+): (ctx: OpContext<C>, prior: P) => AsyncIterable<ListingPage<M>> {
+  return async function* (ctx, prior) {
+    yield { objects: await list(ctx, prior) };
+  };
 }
 
 /**

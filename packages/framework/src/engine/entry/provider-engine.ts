@@ -26,6 +26,7 @@ import { EphemeralResources, type OpenedEphemeral } from './ephemeral-resources.
 import {
   ResourceConfigGeneration,
   ListResources,
+  ListedReads,
   type ListEvent,
   type ListOptions,
   ResourceChanges,
@@ -73,8 +74,9 @@ export class ProviderEngine<C> {
     const records = journal instanceof CreateJournal ? journal : new CreateJournal(def.name, journal);
     this.ctx = new EngineContext(def, log, env, records, host);
     this.configuration = new ProviderConfiguration(this.ctx);
-    this.changes = new ResourceChanges(this.ctx, { ...DEFAULT_CREATE_RECOVERY, ...createRecovery });
-    this.state = new ResourceState(this.ctx);
+    const listed = new ListedReads(this.ctx);
+    this.changes = new ResourceChanges(this.ctx, { ...DEFAULT_CREATE_RECOVERY, ...createRecovery }, listed);
+    this.state = new ResourceState(this.ctx, listed);
     this.identity = new ResourceIdentity(this.ctx, this.changes, this.state);
     this.lists = new ListResources(this.ctx);
     this.generation = new ResourceConfigGeneration(this.ctx);

@@ -120,11 +120,16 @@ export class JournalDirectory {
   }
 
   /**
-   * What the walks of the client's run this process serves did with `id` of `type` (journal-notes.ts);
+   * Whether the walks of the client's run this process serves showed `id` of `type` (journal-notes.ts);
    * undefined when the run cannot be known or there are no records.
    */
   async thisRun(type: string, id: string): Promise<ThisRun> {
     return this.notes?.thisRun(type, id);
+  }
+
+  /** How many objects of `type` this state's notes say it holds (0 with no records). */
+  async heldCount(type: string): Promise<number> {
+    return (await this.notes?.heldDigests(type))?.length ?? 0;
   }
 
   /** The state whose records these are (its directory's name). */

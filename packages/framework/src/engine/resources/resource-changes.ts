@@ -4,6 +4,7 @@
  * resource's operations, keeping whatever exists when they fail; creates go through
  * engine/creates/create-recovery.ts).
  */
+import type { ListedReads } from './listed-reads.js';
 import { impliedType } from '../../schema/block.js';
 import type { Fields, ModelOf } from '../../schema/define.js';
 import { fromModel, toModel } from '../../schema/model.js';
@@ -64,6 +65,8 @@ export class ResourceChanges<C> {
   constructor(
     private readonly ctx: EngineContext<C>,
     createRecovery: CreateRecoveryOptions,
+    /** The reads by listing of this process, which what it changes makes past. */
+    private readonly listed: ListedReads<C>,
   ) {
     this.creates = new CreateLedger(createRecovery);
     this.lookalikes = new CreateLookalikes(ctx, this.creates);
@@ -171,6 +174,7 @@ export class ResourceChanges<C> {
     if (!r) return { state: prior, private: plannedPrivate, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
+    this.listed.changes(typeName);
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
     // Counted from the request: a create's look for what a lost answer made is part of its time.
     const limit = deadline(action, operationLimit(fields, planned ?? prior, action));

@@ -19,9 +19,14 @@ import {
 import { deadline, operationLimit } from '../contracts/index.js';
 import { cutOffReplacement } from '../creates/index.js';
 import { reconcileRead } from '../plan/index.js';
+import type { ListedReads } from './listed-reads.js';
 
 export class ResourceState<C> {
-  constructor(private readonly ctx: EngineContext<C>) {}
+  constructor(
+    private readonly ctx: EngineContext<C>,
+    /** Reads many objects of a type from one listing (listed-reads.ts). */
+    private readonly listed: ListedReads<C>,
+  ) {}
 
   /** UpgradeResourceState: raw state JSON of `version` → a full object of the current schema. */
   upgradeResourceState(
@@ -66,7 +71,7 @@ export class ResourceState<C> {
     try {
       const limit = deadline('read', operationLimit(r.schema.fields, current, 'read'));
       const ctx = this.ctx.operation(diags, priv, typeName, undefined, limit.signal);
-      const fresh = await limit.bound(r.read(toModel(r.schema.fields, current, MODEL_OPTIONS), ctx));
+      const fresh = await limit.bound(this.listed.read(r, toModel(r.schema.fields, current, MODEL_OPTIONS), ctx));
       this.ctx.seen(r, current, fresh === null ? 'gone' : 'tracked');
       if (fresh === null) return { state: null, private: priv, diags };
       const replaced = await cutOffReplacement(this.ctx, r, current, ctx);

@@ -18,6 +18,7 @@ import {
   type ResourceDef,
   resourceSchema,
   validators,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -215,6 +216,12 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.get(guidOf(prior), calls(ctx.signal)), prior);
+    },
+    // The listing of this type's integrations: one of another type is read on its own, and refused there.
+    readsByListing: {
+      pages: listedInOneCall((ctx) => ctx.client.cloudAccounts.listOfType(spec.apiType, calls(ctx.signal))),
+      idOf: (account) => account.intgGuid,
+      read: fromApi,
     },
     async update(plan, prior, ctx) {
       return fromApi(await ctx.client.cloudAccounts.update(guidOf(prior), toApi(plan), calls(ctx.signal)), plan);

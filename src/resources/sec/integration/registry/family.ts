@@ -20,6 +20,7 @@ import {
   type ResourceDef,
   resourceSchema,
   validators,
+  listedInOneCall,
 } from '@keel/provider-framework';
 import type { SecClient } from '../../../../clients/sec/index.js';
 import type { Integration } from '../../../../clients/sec/integration.js';
@@ -181,6 +182,11 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     },
     async read(prior, ctx) {
       return fromApi(await ctx.client.containerRegistries.get(guidOf(prior), { signal: ctx.signal }), prior);
+    },
+    readsByListing: {
+      pages: listedInOneCall((ctx) => ctx.client.containerRegistries.list({ signal: ctx.signal })),
+      idOf: (registry) => registry.intgGuid,
+      read: fromApi,
     },
     async update(plan, prior, ctx) {
       return fromApi(
