@@ -24,8 +24,13 @@
  * The side `unrecorded` is ours again with KEEL_CREATE_RECORDS=off: what writing every create down costs
  * (docs/decisions.md, "Creates outlive their process"), interleaved with the rest, per create.
  *
+ * With --latency every answer of the emulator waits, as a distant platform's does, and with --rate-limit
+ * the account has a rate limit (429 with Retry-After over it, which both providers wait out): the API
+ * calls of a refresh, which ours makes from one listing (docs/decisions.md, "Reads by listing"), then
+ * weigh as on a platform.
+ *
  *   npm run bench -- scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--cpu-prof DIR]
- *                                       [--sides go,framework,ours,unrecorded,alone]
+ *                                       [--sides go,framework,ours,unrecorded,alone] [--rate-limit N] [--latency MS]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,6 +100,10 @@ interface Options {
   cpuProfDir?: string;
   /** The sides to run (all by default): a quicker loop while measuring a change to ours. */
   sides?: Side[];
+  /** The emulated account's rate limit (calls per second), as a platform's: none by default. */
+  rateLimit?: number;
+  /** How long each answer of the emulator waits (ms), as a distant platform's: none by default. */
+  latencyMs?: number;
 }
 
 function parseOptions(args: string[]): Options {
@@ -106,7 +115,7 @@ function parseOptions(args: string[]): Options {
   };
   const usage =
     'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR] ' +
-    '[--sides go,framework,ours,unrecorded,alone]';
+    '[--sides go,framework,ours,unrecorded,alone] [--rate-limit CALLS_PER_SECOND] [--latency MS]';
   readFlags(args, usage, {
     '--counts': (value, flag) => {
       options.counts = value.split(',').map((v) => positive(flag, v));
@@ -122,6 +131,12 @@ function parseOptions(args: string[]): Options {
     },
     '--cpu-prof': (value) => {
       options.cpuProfDir = resolve(value);
+    },
+    '--rate-limit': (value, flag) => {
+      options.rateLimit = positive(flag, value);
+    },
+    '--latency': (value, flag) => {
+      options.latencyMs = positive(flag, value);
     },
     '--sides': (value, flag) => {
       const sides = value.split(',') as Side[];
@@ -233,7 +248,10 @@ async function runSide(
   else delete env.KEEL_CREATE_RECORDS;
   let emulator: SecEmulator | undefined;
   if (side !== 'alone') {
-    emulator = await startSecEmulator();
+    emulator = await startSecEmulator({
+      ...(options.rateLimit ? { rateLimit: { perSecond: options.rateLimit } } : {}),
+      ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
+    });
     Object.assign(env, {
       SEC_API_URL: emulator.url,
       SEC_ACCOUNT: emulator.account,
@@ -480,6 +498,11 @@ export async function againstGoBench(args: string[]): Promise<void> {
     .toString()
     .split('\n')[0];
   console.log(`${version}; counts ${options.counts.join(', ')}; ${options.reps} repetitions`);
+  if (options.rateLimit || options.latencyMs)
+    console.log(
+      `the emulated platform: ${options.rateLimit ? `${options.rateLimit} calls a second` : 'no rate limit'}, ` +
+        `${options.latencyMs ?? 0} ms per answer`,
+    );
   if (options.cpuProfDir)
     console.log(`our provider runs under --cpu-prof (into ${options.cpuProfDir}): its CPU is inflated`);
   const runs: PhaseRun[] = [];

@@ -405,6 +405,16 @@ describe('seeded fault profile', () => {
       expect(emulator.faultStats()).to.deep.include({ calls: 1, injected: 1 });
     });
 
+    it("sets the account's rate limit while it runs, and lifts it", async () => {
+      emulator.setRateLimit({ perSecond: 0.001, burst: 1 });
+      expect(answered(await httpCall(emulator, 'GET', CHANNELS, { token })).status).to.equal(200);
+      const limited = answered(await httpCall(emulator, 'GET', CHANNELS, { token }));
+      expect(limited.status).to.equal(429);
+      expect(emulator.rateLimitStats()).to.deep.include({ admitted: 1, refused: 1 });
+      emulator.setRateLimit(undefined);
+      expect(answered(await httpCall(emulator, 'GET', CHANNELS, { token })).status).to.equal(200);
+    });
+
     it('takes the profile as a start option, faulting the first token request', async () => {
       const faulty = await startSecEmulator({ faultProfile: { seed: 1, rate: 1, kinds: ['rate-limit'] } });
       try {

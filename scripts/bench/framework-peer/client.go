@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -111,18 +112,40 @@ func (c *secClient) call(ctx context.Context, method, path, operation string, bo
 	return c.exchange(ctx, method, path, operation, map[string]string{"Authorization": "Bearer " + token}, body, out)
 }
 
+// exchange makes one call, waiting out a 429 as go-retryablehttp's default policy does (Retry-After,
+// or a second), so that the peer runs under a platform's rate limit as a provider a team ships would.
 func (c *secClient) exchange(ctx context.Context, method, path, operation string, headers map[string]string, body, out any) error {
-	var reader io.Reader
+	var encoded []byte
 	if body != nil {
-		encoded, err := json.Marshal(body)
-		if err != nil {
+		var err error
+		if encoded, err = json.Marshal(body); err != nil {
 			return err
 		}
+	}
+	for attempt := 1; ; attempt++ {
+		status, wait, err := c.attempt(ctx, method, path, operation, headers, encoded, body != nil, out)
+		if status != http.StatusTooManyRequests || attempt == maxRateLimitedAttempts {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// maxRateLimitedAttempts is how often a call refused with 429 is made before its error is returned.
+const maxRateLimitedAttempts = 30
+
+func (c *secClient) attempt(ctx context.Context, method, path, operation string, headers map[string]string, encoded []byte, hasBody bool, out any) (int, time.Duration, error) {
+	var reader io.Reader
+	if hasBody {
 		reader = bytes.NewReader(encoded)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, reader)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
@@ -132,31 +155,35 @@ func (c *secClient) exchange(ctx context.Context, method, path, operation string
 	for name, value := range headers {
 		req.Header.Set(name, value)
 	}
-	if body != nil {
+	if hasBody {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s: %w", operation, err)
+		return 0, 0, fmt.Errorf("%s: %w", operation, err)
 	}
 	text, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if err != nil {
-		return fmt.Errorf("%s: reading the answer: %w", operation, err)
+		return 0, 0, fmt.Errorf("%s: reading the answer: %w", operation, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		var problem struct {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(text, &problem)
-		return &apiError{Operation: operation, Status: resp.StatusCode, Message: problem.Message}
+		wait := time.Second
+		if seconds, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && seconds >= 0 {
+			wait = time.Duration(seconds) * time.Second
+		}
+		return resp.StatusCode, wait, &apiError{Operation: operation, Status: resp.StatusCode, Message: problem.Message}
 	}
 	if out != nil {
 		if err := json.Unmarshal(text, out); err != nil {
-			return fmt.Errorf("%s: unexpected answer: %w", operation, err)
+			return resp.StatusCode, 0, fmt.Errorf("%s: unexpected answer: %w", operation, err)
 		}
 	}
-	return nil
+	return resp.StatusCode, 0, nil
 }
 
 // flag is the API's 0/1 (or boolean) switch.

@@ -25,7 +25,7 @@ export interface HttpServerOptions {
   /** The seeded fault profile, when the emulator has one. */
   readonly seededFaults?: SeededFaults;
   /** The account's rate limit, when the emulator keeps one: calls over it get 429 with Retry-After. */
-  readonly rateLimit?: RequestQuota;
+  readonly rateLimit?: Pick<RequestQuota, 'take'>;
   /** Whether a request creates an object (only creates can get an ambiguous fault). */
   readonly isCreate?: (method: string, path: string) => boolean;
   /** Run in order before every routed handler. */
@@ -38,6 +38,8 @@ export interface HttpServerOptions {
   readonly host?: string;
   /** The platform's clock: its answers are dated by it (HTTP's `Date`), as the times of its objects are. */
   readonly now?: () => number;
+  /** How long every answer waits before it is sent, as a distant platform's round trip does (ms). */
+  readonly latencyMs?: number;
 }
 
 export interface RunningHttpServer {
@@ -125,7 +127,8 @@ async function handle(
     }
   }
 
-  if (plan.delayMs) await new Promise((resolve) => setTimeout(resolve, plan.delayMs));
+  const delayMs = (plan.delayMs ?? 0) + (options.latencyMs ?? 0);
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   if (plan.outcome === 'drop') {
     req.socket.destroy();
     return;

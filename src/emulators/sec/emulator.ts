@@ -64,6 +64,8 @@ export interface SecEmulatorOptions {
   searchPageSize?: number;
   /** How far the platform's clock is from this machine's (negative: behind); 0 when absent. */
   clockOffsetMs?: number;
+  /** How long every answer waits, as a distant platform's round trip does (ms); 0 when absent. */
+  latencyMs?: number;
 }
 
 /** A running emulator of the sec management API, plus the handles tests need. */
@@ -107,6 +109,8 @@ export interface SecEmulator {
   faultStats(): FaultStats;
   /** Calls the rate limit let through and refused (zeros without one). */
   rateLimitStats(): QuotaStats;
+  /** Sets the account's rate limit from now on (undefined: none), as `rateLimit` does from the start. */
+  setRateLimit(options: QuotaOptions | undefined): void;
   /** Every token issued so far becomes invalid. */
   expireTokens(): void;
   /** Tokens issued from now on live this long, whatever the client asks; undefined restores. */
@@ -167,18 +171,19 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
   const log = new RequestLog(new Set(['authorization', SECRET_HEADER, 'cookie']), options.requestLog);
   const faults = new FaultInjector();
   const seededFaults = new SeededFaults(options.faultProfile);
-  const rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
+  let rateLimit = options.rateLimit ? new RequestQuota(options.rateLimit) : undefined;
   const server = await startHttpServer({
     router,
     log,
     faults,
     seededFaults,
-    ...(rateLimit ? { rateLimit } : {}),
+    rateLimit: { take: () => rateLimit?.take() },
     isCreate: isCreateRequest,
     middleware: [authMiddleware(ctx)],
     now: () => clock.now(),
     port: options.port ?? 0,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
   });
 
   return {
@@ -201,6 +206,9 @@ export async function startSecEmulator(options: SecEmulatorOptions = {}): Promis
     setFaultProfile: (profile) => seededFaults.set(profile),
     faultStats: () => seededFaults.stats(),
     rateLimitStats: () => rateLimit?.stats() ?? { admitted: 0, refused: 0 },
+    setRateLimit: (quota) => {
+      rateLimit = quota ? new RequestQuota(quota) : undefined;
+    },
     expireTokens: () => ctx.tokens.expireAll(),
     setTokenLifetime: (seconds) => {
       ctx.tokens.lifetimeOverrideSeconds = seconds;
