@@ -62,6 +62,7 @@ import {
   providerArchiveName,
   providerExecutableName,
   providerSumsName,
+  registryManifestName,
 } from '../../packages/framework/src/release/build.js';
 import { shellLauncher } from '../../packages/framework/src/release/launchers.js';
 import { PROJECT_PROVIDERS as RELEASED } from '../../src/providers/project.js';
@@ -332,11 +333,15 @@ describe('acceptance: the release, for every platform, installs with terraform i
   it('lays out every platform as Terraform and the mirrors expect: its own runtime, executable, modes and hashes', async () => {
     for (const { name, version } of RELEASED) {
       const sums = readFileSync(join(unsignedDir, providerSumsName(name, version)), 'utf8');
-      const expectedSums = PLATFORMS.map((platform) => providerArchiveName(name, version, platform))
+      // Every archive and the registry manifest, as the registry's publishing rules ask.
+      const expectedSums = [
+        ...PLATFORMS.map((platform) => providerArchiveName(name, version, platform)),
+        registryManifestName(name, version),
+      ]
         .sort()
-        .map((archive) => `${sha256(readFileSync(join(unsignedDir, archive)))}  ${archive}\n`)
+        .map((file) => `${sha256(readFileSync(join(unsignedDir, file)))}  ${file}\n`)
         .join('');
-      expect(sums, 'one SHA256SUMS over every platform').to.equal(expectedSums);
+      expect(sums, 'one SHA256SUMS over every platform and the manifest').to.equal(expectedSums);
       expect(readFileSync(join(unsignedDir, `terraform-provider-${name}_${version}_manifest.json`), 'utf8')).to.equal(
         MANIFEST,
       );
@@ -759,8 +764,10 @@ data "vdb_booking_packages" "here" {
           new RegExp(`Installed keel/sec v2\\.2\\.0 \\(self-signed, key ID ${keyFingerprint.slice(-16)}\\)`),
         );
         for (const { name, version } of RELEASED) {
-          // The h1: of what it unpacked, and the zh: of every platform from the signed SHA256SUMS.
+          // The h1: of what it unpacked, and the zh: of every file of the signed SHA256SUMS: every
+          // platform's archive and the manifest (Terraform takes every line of a signed sums file).
           const zh = PLATFORMS.map((platform) => listedHashes(name, version, platform).zh);
+          zh.push(`zh:${sha256(readFileSync(join(signedDir, registryManifestName(name, version))))}`);
           expect(lockedHashes(ws, name), name).to.deep.equal(
             [listedHashes(name, version, 'linux_amd64').h1, ...zh].sort(),
           );

@@ -10,9 +10,10 @@
  *   executable terraform-provider-<name>_v<version> is a /bin/sh launcher beside runtime/node
  *   (./launchers.ts); on Windows, terraform-provider-<name>_v<version>.exe is a Node single executable
  *   application of Node's node.exe (./windows.ts);
- * - terraform-provider-<name>_<version>_SHA256SUMS over every platform's archive, its detached GPG
- *   signature …_SHA256SUMS.sig when a signing key is named (gpg honours GNUPGHOME), and
- *   …_manifest.json: the registry's upload set;
+ * - terraform-provider-<name>_<version>_manifest.json (the protocol versions) and …_SHA256SUMS over it
+ *   and every platform's archive (the registry's publishing rules ask for the manifest in the sums, as
+ *   goreleaser's configuration for providers puts it), with its detached GPG signature
+ *   …_SHA256SUMS.sig when a signing key is named (gpg honours GNUPGHOME): the registry's upload set;
  * - mirror/: a filesystem mirror in the packed layout; network-mirror/: the Provider Network Mirror
  *   Protocol's index.json and <version>.json (every platform, with its h1: and zh: hashes) with the
  *   archives beside them;
@@ -38,6 +39,7 @@
  * without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -83,6 +85,8 @@ export const emulatorArchiveName = (name: string, version: string, platform: str
 export const emulatorExecutableName = (name: string, platform = '') =>
   `${name}-emulator${isWindows(platform) ? '.exe' : ''}`;
 export const providerSumsName = (name: string, version: string) => `terraform-provider-${name}_${version}_SHA256SUMS`;
+export const registryManifestName = (name: string, version: string) =>
+  `terraform-provider-${name}_${version}_manifest.json`;
 export const emulatorSumsName = (name: string, version: string) => `${name}-emulator_${version}_SHA256SUMS`;
 
 /** A file of a package, with `/` names, for the zip and the `h1:` hash. */
@@ -285,15 +289,19 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   for (const provider of released) {
     const { name, version } = provider;
     const set = archives.get(`provider-${name}`)!;
-    const sums = writeSums(join(outDir, providerSumsName(name, version)), set);
-    writeFileSync(join(outDir, `terraform-provider-${name}_${version}_manifest.json`), MANIFEST);
+    const manifestFile = join(outDir, registryManifestName(name, version));
+    writeFileSync(manifestFile, MANIFEST);
+    const listed = set.map((a) => ({ file: a.archive, sha256: a.zh.slice('zh:'.length) }));
+    listed.push({ file: manifestFile, sha256: createHash('sha256').update(MANIFEST).digest('hex') });
+    const sums = writeSums(join(outDir, providerSumsName(name, version)), listed);
     const signature = sign(sums, signingKey, env, log);
     writeMirrors(outDir, provider, set);
     providers.push({ name, version, archives: set, sums, ...(signature ? { signature } : {}) });
   }
   for (const { name, version } of releasedEmulators) {
     const set = archives.get(`emulator-${name}`)!;
-    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), set);
+    const listed = set.map((a) => ({ file: a.archive, sha256: a.zh.slice('zh:'.length) }));
+    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), listed);
     const signature = sign(sums, signingKey, env, log);
     emulators.push({ name, version, archives: set, sums, ...(signature ? { signature } : {}) });
   }
@@ -555,10 +563,10 @@ function pack(
   };
 }
 
-/** `<sha256>  <archive>` for every archive, in name order. */
-function writeSums(file: string, archives: readonly ReleasedArchive[]): string {
-  const lines = archives
-    .map((archive) => `${archive.zh.slice('zh:'.length)}  ${relativeName(archive.archive)}\n`)
+/** `<sha256>  <file>` for every file listed, in name order. */
+function writeSums(file: string, listed: readonly { file: string; sha256: string }[]): string {
+  const lines = listed
+    .map((entry) => `${entry.sha256}  ${relativeName(entry.file)}\n`)
     .sort((a, b) => (a.slice(66) < b.slice(66) ? -1 : 1));
   writeFileSync(file, lines.join(''));
   return file;

@@ -9,6 +9,7 @@ export {
   providerArchiveName,
   providerExecutableName,
   providerSumsName,
+  registryManifestName,
   emulatorArchiveName,
   emulatorExecutableName,
   emulatorSumsName,
