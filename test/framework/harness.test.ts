@@ -16,6 +16,7 @@ import {
   resource,
   resourceSchema,
   rules,
+  t,
   UNKNOWN,
   validators,
   type Fields,
@@ -104,6 +105,47 @@ describe('the test kit: ProviderHarness', () => {
       'resource type memo_broken: both cannot be required and optional/computed',
     ]);
     expect(declarationProblems(definition), 'the provider as declared').to.deep.equal([]);
+  });
+
+  it('refuses a validator of another kind of value than its attribute, and a default its type or validators refuse', () => {
+    const definition = memoProvider(store);
+    const fields = {
+      id: attr.computedId('Its id.'),
+      // Each line a mistake TypeScript lets through (a validator typed loosely, a default within the type).
+      port: attr.number({
+        optional: true,
+        description: 'A port.',
+        validate: [validators.lengthBetween(1, 5) as never],
+      }),
+      count: attr.int({ optional: true, default: 2.5, description: 'How many.' }),
+      zone: attr.string({
+        optional: true,
+        default: 'mars',
+        description: 'Where.',
+        validate: [validators.oneOf('eu', 'us')],
+      }),
+      tags: attr.stringList({
+        optional: true,
+        description: 'Tags.',
+        validate: [validators.each(validators.whole()) as never],
+      }),
+      sizes: attr.of(t.list(t.number))({
+        optional: true,
+        description: 'Sizes.',
+        validate: [validators.sizeBetween(1, 3)],
+      }),
+    };
+    const [first] = definition.resources;
+    const wrong = {
+      ...definition,
+      resources: [{ ...first!, typeName: 'memo_loose', schema: resourceSchema(fields, { description: 'Loose.' }) }],
+    };
+    expect(declarationProblems(wrong)).to.deep.equal([
+      'resource type memo_loose: `port` is a number, but has a validator of string values (1 to 5 characters long)',
+      'resource type memo_loose: `count`: its default 2.5 is refused by its own validator: it must be a whole number, got 2.5',
+      'resource type memo_loose: `zone`: its default "mars" is refused by its own validator: it must be one of "eu", "us", got "mars"',
+      'resource type memo_loose: `tags` has elements that are a string, but has a validator of number values (a whole number)',
+    ]);
   });
 
   it('`serve` does not start a provider whose declarations are wrong: it says why on stderr and exits 1', () => {
@@ -199,6 +241,27 @@ describe('the test kit: ProviderHarness', () => {
     expect(said({ code: '👍🏽👍🏽' }), 'two code points each').to.deep.equal([
       'code: The value must be 2 to 3 characters long, got 4.',
     ]);
+  });
+
+  it("a validator of the author's own that throws is said at its attribute's path, as the provider's mistake", async () => {
+    const spread = {
+      description: 'spread out',
+      check: (v: unknown) => ([...(v as string[])].length > 9 ? 'is long' : undefined),
+    };
+    const schema = resourceSchema(
+      {
+        id: attr.computedId('Its id.'),
+        size: attr.number({ optional: true, description: 'A size.', validate: [spread as never] }),
+      },
+      { description: 'A gauge.' },
+    );
+    const gauges = await ProviderHarness.start(oneTypeProvider('gauge', {}, asConfigured('gauge_gauge', schema)));
+    const [problem, ...more] = gauges.validate('gauge_gauge', { size: 3 });
+    expect(more).to.deep.equal([]);
+    expect(problem!.path).to.equal('size');
+    expect(problem!.detail).to.match(
+      /^The value could not be judged by its validator \(spread out: .*not iterable.*\), a mistake in the provider's declaration\.$/,
+    );
   });
 
   it('checks rules across arguments: conflicting, exactly one of, at least one of, required with; unknown values wait', async () => {

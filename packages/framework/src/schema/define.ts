@@ -78,6 +78,13 @@ export interface Validator<V> {
   /** Markdown phrase for docs, e.g. "one of `Events`, `Resources`". */
   readonly description: string;
   /**
+   * The kinds of value it judges (`string`, `number`, `list`, …): an attribute of another kind is a
+   * declaration mistake, said when the provider starts. Absent: not checked (judge with care).
+   */
+  readonly accepts?: readonly CtyType['kind'][];
+  /** For a validator of elements (`each`): the one each element is judged by, checked against the element type. */
+  readonly elements?: Validator<unknown>;
+  /**
    * For numbers: the smallest and largest value it accepts. Optional (this repository's providers
    * declare one for every number argument, held by a test of theirs).
    */
@@ -683,6 +690,20 @@ export function withoutDeprecation(description: string, deprecated: string | und
 
 const trimEnd = (text: string): string => text.replace(/\s+$/, '');
 
+/**
+ * What `validator` says of a value, where a validator of its own that throws (it judges another kind of
+ * value) is said to be the provider's mistake, at the attribute's path, rather than crashing the call.
+ */
+export function judged<V>(validator: Validator<V>, value: Exact<V>): string | undefined {
+  try {
+    return validator.check(value);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    const said = `${validator.description}: ${why}`;
+    return `could not be judged by its validator (${said}), a mistake in the provider's declaration`;
+  }
+}
+
 /** The values a form validator names as refused (src/schema/forms.ts), if it is one. */
 const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined =>
   (v as { counterexamples?: readonly V[] }).counterexamples;
@@ -690,6 +711,7 @@ const refusedOf = <V>(v: Validator<V>): readonly V[] | undefined =>
 /** Standard validators. */
 export const validators = {
   oneOf: <V extends string | number>(...allowed: V[]): Validator<V> => ({
+    accepts: [...new Set(allowed.map((a) => (typeof a === 'number' ? ('number' as const) : ('string' as const))))],
     samples: allowed,
     ...(allowed.every((a) => typeof a === 'number')
       ? { range: [Math.min(...(allowed as number[])), Math.max(...(allowed as number[]))] as const }
@@ -700,15 +722,18 @@ export const validators = {
   }),
   /** A text that does not hold `part`; `why` says what it would do there. */
   excludes: (part: string, why: string): Validator<string> => ({
+    accepts: ['string'],
     description: `must not hold \`${part}\` (${why})`,
     check: (v) => (v.includes(part) ? `must not hold ${JSON.stringify(part)} (${why}), got ${shown(v)}` : undefined),
   }),
   nonEmpty: <V extends string | unknown[]>(): Validator<V> => ({
+    accepts: ['string', 'list', 'set'],
     description: 'must not be empty',
     check: (v) => (v.length === 0 ? 'must not be empty' : undefined),
   }),
   /** A text matching `re`; `samples` are texts that do (a pattern cannot name them itself). */
   matches: (re: RegExp, what: string, samples: readonly string[] = []): Validator<string> => ({
+    accepts: ['string'],
     description: what,
     samples,
     check: (v) => (re.test(v) ? undefined : `must be ${what}, got ${JSON.stringify(v)}`),
@@ -723,6 +748,7 @@ export const validators = {
     max: number,
     samples: readonly number[] = min === max ? [min] : [min, max],
   ): Validator<number> => ({
+    accepts: ['number'],
     range: [min, max],
     samples,
     description: `a whole number from ${min} to ${max}`,
@@ -733,6 +759,7 @@ export const validators = {
   }),
   /** A number with no fraction. */
   whole: (): Validator<number> => ({
+    accepts: ['number'],
     description: 'a whole number',
     check: (v) => (isWhole(v) ? undefined : `must be a whole number, got ${shown(v)}`),
   }),
@@ -741,6 +768,7 @@ export const validators = {
    * `stringvalidator.LengthBetween` counts them): "é" is one, an emoji of two code points two.
    */
   lengthBetween: (min: number, max: number): Validator<string> => ({
+    accepts: ['string'],
     description: min === max ? `exactly ${min} characters long` : `${min} to ${max} characters long`,
     samples: [...new Set([Math.max(min, 1), max])].filter((n) => n <= max).map((n) => 'a'.repeat(n)),
     check: (v) => {
@@ -752,6 +780,7 @@ export const validators = {
   }),
   /** A list, set or map of `min` to `max` elements (the plugin framework's `SizeBetween`). */
   sizeBetween: <V extends unknown[] | Record<string, unknown>>(min: number, max: number): Validator<V> => ({
+    accepts: ['list', 'set', 'map'],
     description: `${min} to ${max} elements`,
     check: (v) => {
       const size = Array.isArray(v) ? v.length : Object.keys(v).length;
@@ -762,6 +791,8 @@ export const validators = {
    * Applies an element validator to every element of a list or set (a form's refused values refused as elements too).
    */
   each: <V>(inner: Validator<V>): Validator<V[]> => ({
+    accepts: ['list', 'set'],
+    elements: inner as Validator<unknown>,
     description: `each element ${inner.description}`,
     ...(inner.samples && inner.samples.length > 0
       ? { samples: [inner.samples.slice(0, 1), inner.samples.slice(0, 3)] }

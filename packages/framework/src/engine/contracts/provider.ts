@@ -12,6 +12,7 @@ import type { ActionDef } from './action.js';
 import type { DataSourceDef } from './data-source.js';
 import type { EphemeralDef } from './ephemeral.js';
 import type { ResourceDef } from './resource.js';
+import { fieldProblems } from './field-declarations.js';
 
 export interface ConfigureContext {
   readonly terraformVersion: string;
@@ -69,6 +70,7 @@ export function declarationProblems(def: ProviderDef<any, any>): string[] {
     } catch (err) {
       problems.push(`${what}: ${(err instanceof Error ? err.message : String(err)).replace(/^schema: /, '')}`);
     }
+    problems.push(...fieldProblems(what, schema.fields));
     for (const rule of argumentRules ?? [])
       for (const name of rule.names.filter((n) => schema.fields[n]?.kind !== 'attr'))
         problems.push(`${what}: its rule ${rule.kind} names \`${name}\`, which is no top-level argument`);

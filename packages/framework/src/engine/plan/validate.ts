@@ -12,7 +12,7 @@
  * stored, or are the platform's own form, and `lifecycle { ignore_changes }` copies them into the
  * configuration Terraform sends (with `all`, every stored value but the computed-only ones).
  */
-import type { AttrDef, BlockDef, Fields, PlatformLimits } from '../../schema/define.js';
+import { judged, type AttrDef, type BlockDef, type Fields, type PlatformLimits } from '../../schema/define.js';
 import { type AttributePath, indexStep, keyStep } from '../../schema/path.js';
 import type { ArgumentRule } from '../../schema/argument-rules.js';
 import { Unknown, objectOrNull, type ObjectValue, type Value } from '../../schema/value.js';
@@ -270,7 +270,7 @@ class Validation {
     // Numbers exact: a 17-digit number is judged, and shown, as written, not as the float64 nearest it.
     const exact = valueToExactPlain(v);
     for (const validator of validate) {
-      const problem = validator.check(exact);
+      const problem = judged(validator, exact);
       if (problem)
         this.invalidValue(name, `The value ${o.sensitive ? withoutSecrets(problem, plain) : problem}.`, path, within);
     }
