@@ -19,13 +19,24 @@ const config = (store, key, value) =>
   `provider "kv" {\n  path = ${JSON.stringify(store)}\n}\n` +
   `resource "kv_entry" "app" {\n  key   = ${JSON.stringify(key)}\n  value = ${JSON.stringify(value)}\n}\n`;
 
+/** What the kv store holds once a test is over: the keys left on the "platform". */
+const left = (store) => {
+  try {
+    return Object.keys(JSON.parse(readFileSync(store, 'utf8')));
+  } catch {
+    return [];
+  }
+};
+
 async function outcome(steps, extra = {}) {
   const store = join(mkdtempSync(join(tmpdir(), 'kv-kit-')), 'store.json');
   try {
     const result = await acceptanceTest({ cli, provider, steps: steps(store), ...extra });
-    return { ran: result.ran };
+    return { ran: result.ran, left: left(store) };
   } catch (error) {
-    return error instanceof AcceptanceError ? { step: error.step, message: error.message } : { other: String(error) };
+    return error instanceof AcceptanceError
+      ? { step: error.step, phase: error.phase ?? null, message: error.message, left: left(store) }
+      : { other: String(error) };
   }
 }
 
@@ -68,6 +79,12 @@ const results = {
     ],
     { checkDestroy: () => undefined },
   ),
+  // The destroy fails nothing here, and the objects are gone, but the check says otherwise.
+  checkDestroyFails: await outcome((s) => [{ config: config(s, 'a', '1') }], {
+    checkDestroy: () => {
+      throw new Error('the store still holds a');
+    },
+  }),
   holds: await outcome((s) => [
     {
       config: config(s, 'a', '1'),

@@ -169,8 +169,13 @@ describe('the framework package', function () {
         (await runIn(project, process.execPath, ['probe.mjs'], { ...env, ...extra })).trim().split('\n').at(-1)!,
       );
     const results = await probe({ TF_ACC: '1' });
-    expect(results.holds).to.deep.equal({ ran: true });
-    expect(results.endsOnError).to.deep.equal({ ran: true });
+    expect(results.holds).to.deep.equal({ ran: true, left: [] });
+    expect(results.endsOnError).to.deep.equal({ ran: true, left: [] });
+    // A failed step, applied or not, leaves nothing on the platform: the destroy runs whenever the state holds something.
+    for (const failed of ['planChanges', 'state', 'expectErrorApplied', 'drift', 'importVerify', 'expectErrorOther'])
+      expect(results[failed].left, `${failed}: what the failed test left`).to.deep.equal([]);
+    expect(results.checkDestroyFails).to.deep.include({ step: 1, phase: 'checkDestroy', left: [] });
+    expect(results.checkDestroyFails.message).to.equal('checkDestroy after step 1: the store still holds a');
     expect(results.planChanges.step).to.equal(1);
     expect(results.planChanges.message).to.include('expected the plan to make {"kv_entry.app":"update"}');
     expect(results.state.message).to.include('kv_entry.app.value: "1", expected "2"');
@@ -186,7 +191,7 @@ describe('the framework package', function () {
     expect(results.importVerify.message).to.include('value: state "1", imported "changed"');
     for (const off of ['', '0', 'false'])
       expect(Object.values(await probe({ TF_ACC: off })), `TF_ACC=${off}`).to.deep.equal(
-        Array(Object.keys(results).length).fill({ ran: false }),
+        Array(Object.keys(results).length).fill({ ran: false, left: [] }),
       );
   });
 

@@ -3,10 +3,12 @@
  * step is a configuration the real CLI plans and applies in one working directory (CliWorkspace), with
  * what its plan must make, what the state must then hold, an error it must fail with instead, or an
  * import into a fresh state that must read back what the state holds. After each applied step the plan
- * must be empty (the provider's read agrees with its apply), and after the last the configuration is
- * destroyed (with the last configuration that was not meant to fail) and `checkDestroy` runs; a
- * step's failure is reported before anything the destroy says. Acceptance tests reach real services and
- * take time, so they run only where `TF_ACC` is set (`acceptanceEnabled`), as Go providers' do.
+ * must be empty (the provider's read agrees with its apply), and at the end, whenever the state holds
+ * anything (after a failed step too, as terraform-plugin-testing does), the configuration is destroyed
+ * (with the last configuration that was not meant to fail) and `checkDestroy` runs; a step's failure
+ * is reported before anything the destroy says, and the destroy's and `checkDestroy`'s under their
+ * names. Acceptance tests reach real services and take time, so they run only where `TF_ACC` is set
+ * (`acceptanceEnabled`), as Go providers' do.
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
@@ -62,14 +64,18 @@ export function acceptanceEnabled(env: NodeJS.ProcessEnv = process.env): boolean
   return value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }
 
-/** An acceptance test that did not hold: the step (counted from 1) and what went wrong. */
+/**
+ * An acceptance test that did not hold: the step (counted from 1) and what went wrong; for the destroy
+ * at the end and `checkDestroy`, the last step that ran and `phase` saying which.
+ */
 export class AcceptanceError extends Error {
   override readonly name = 'AcceptanceError';
   constructor(
     readonly step: number,
     message: string,
+    readonly phase?: 'destroy' | 'checkDestroy',
   ) {
-    super(`step ${step}: ${message}`);
+    super(`${phase === undefined ? `step ${step}` : `${phase} after step ${step}`}: ${message}`);
   }
 }
 
@@ -83,13 +89,14 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   const { steps, checkDestroy, ...options } = test;
   const workspace = await CliWorkspace.create(options);
   let initialised = false;
-  let applied = false;
   // What the destroy at the end plans with: the last configuration that did not fail on purpose.
   let lastGood: string | undefined;
+  let last = 0;
   let failure: unknown;
   try {
     for (const [index, step] of steps.entries()) {
       const at = index + 1;
+      last = at;
       const fail = (message: string): never => {
         throw new AcceptanceError(at, message);
       };
@@ -101,7 +108,7 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
       try {
         if (step.importState) await importStep(workspace, step, options, fail);
         else if (step.expectError) await failingStep(workspace, step.expectError, fail);
-        else applied = (await appliedStep(workspace, step, fail)) || applied;
+        else await appliedStep(workspace, step, fail);
       } catch (error) {
         if (error instanceof AcceptanceError) throw error;
         fail(error instanceof Error ? error.message : String(error));
@@ -111,15 +118,20 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   } catch (error) {
     failure = error;
   }
+  const said = (error: unknown) => (error instanceof Error ? error.message : String(error));
   try {
-    if (applied && lastGood !== undefined) {
-      await workspace.writeConfig(lastGood);
+    // Whatever a step made, a failed one too, is destroyed: nothing is left on the platform.
+    if (initialised && (await workspace.state()).length > 0) {
+      if (lastGood !== undefined) await workspace.writeConfig(lastGood);
       await workspace.destroy();
-      await checkDestroy?.(workspace);
+      try {
+        await checkDestroy?.(workspace);
+      } catch (error) {
+        failure ??= new AcceptanceError(last, said(error), 'checkDestroy');
+      }
     }
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    failure ??= new AcceptanceError(steps.length, `the destroy after the last step failed: ${message}`);
+    failure ??= new AcceptanceError(last, `the destroy failed: ${said(error)}`, 'destroy');
   } finally {
     workspace.dispose();
   }
@@ -127,14 +139,14 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   return { ran: true };
 }
 
-/** A step that plans (and unless plan-only, applies and plans again); whether it applied. */
+/** A step that plans (and unless plan-only, applies and plans again). */
 async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (message: string) => never) {
   const plan = await workspace.plan();
   if (step.planChanges) assertChanges(plan, step.planChanges);
   if (step.planOnly) {
     if (!step.planChanges && !step.expectNonEmptyPlan && plan.changes.length > 0)
       fail(`the plan is not empty:\n${plan.changes.map(describeChange).join('\n')}`);
-    return false;
+    return;
   }
   await workspace.apply();
   if (step.state) await checkState(await workspace.state(), step.state, fail);
@@ -145,7 +157,6 @@ async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (messa
       'after applying, the plan is not empty (the provider reads back other values than it applied):\n' +
         after.changes.map(describeChange).join('\n'),
     );
-  return true;
 }
 
 async function failingStep(workspace: CliWorkspace, expected: RegExp, fail: (message: string) => never) {
