@@ -44,7 +44,8 @@ const schema = resourceSchema(
   { description: 'A job.' },
 );
 
-function jobsProvider(jobs: Jobs) {
+/** The jobs provider; `repeatable` false: its type says neither how to find what a create made nor that repeating is harmless. */
+function jobsProvider(jobs: Jobs, repeatable = true) {
   return provider({
     namespace: 'acme',
     name: 'jobs',
@@ -57,7 +58,7 @@ function jobsProvider(jobs: Jobs) {
         schema,
         importIdDescription: 'the job name',
         importState: async (name) => ({ name }),
-        repeatableCreate: 'a job of a name is made once',
+        ...(repeatable ? { repeatableCreate: 'a job of a name is made once' } : {}),
         async create(plan, ctx) {
           await ctx.client.work(`create ${plan.name}`, ctx.signal);
           ctx.client.jobs.set(plan.name, plan.script);
@@ -105,9 +106,22 @@ describe('the framework: timeouts of a resource', () => {
     expect(error).to.be.instanceOf(HarnessError);
     const [diagnostic] = (error as HarnessError).diagnostics;
     expect(diagnostic!.summary).to.equal('Cannot create jobs_job');
-    expect(diagnostic!.detail).to.include('the create did not finish within 200ms (`timeouts.create`)');
+    // The configuration's limit (here the type's default), said as such: no "bug", and this type repeats its
+    // creates harmlessly (repeatableCreate), so nothing more is said of a late one.
+    expect(diagnostic!.detail).to.equal('The create did not finish within 200ms (`timeouts.create`).');
     expect(Date.now() - started).to.be.below(2_000);
     expect(jobs.aborted).to.deep.equal(['create a']);
+  });
+
+  it('says, for a type that cannot find what a create made, that applying again may make a second object', async () => {
+    jobs.takesMs = 5_000;
+    const blind = await ProviderHarness.start(jobsProvider(jobs, false));
+    const error = await blind.create('jobs_job', { name: 'a', script: 'run' }).catch((e: unknown) => e as HarnessError);
+    expect((error as HarnessError).diagnostics[0]!.detail).to.equal(
+      'The create did not finish within 200ms (`timeouts.create`); the object may still be made, and this type ' +
+        'cannot find it (it declares no findCreated): applying again may make a second one, so look on the ' +
+        'platform first.',
+    );
   });
 
   it("takes the configuration's limit over the default", async () => {

@@ -32,6 +32,7 @@ export {
 } from './resource.js';
 export {
   deadline,
+  lateCreate,
   operationLimit,
   OperationTimedOut,
   type TimedOperation,

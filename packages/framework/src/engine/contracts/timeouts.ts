@@ -106,15 +106,26 @@ function timeoutsFieldOf(fields: Fields): readonly [string, TimeoutDefaults] | n
   return found;
 }
 
-/** The error of an operation that ran out of its time. */
+/**
+ * The error of an operation that ran out of its time: the limit the user (or the type's default) set,
+ * never a bug; `then` says what becomes of an object a create may still make.
+ */
 export class OperationTimedOut extends Error {
   override readonly name = 'OperationTimedOut';
-  constructor(op: TimedOperation, limit: OperationLimit) {
-    super(
-      `the ${op} did not finish within ${limit.text} (\`${limit.setting}\`)` +
-        (op === 'create' ? '; the object may still be made: the next plan looks for it' : ''),
-    );
+  constructor(op: TimedOperation, limit: OperationLimit, then?: string) {
+    super(`the ${op} did not finish within ${limit.text} (\`${limit.setting}\`)${then ? `; ${then}` : ''}`);
   }
+}
+
+/** What a create that ran out of its time may leave, as its type can tell (`findCreated`, `repeatableCreate`). */
+export function lateCreate(type: { readonly findCreated?: unknown; readonly repeatableCreate?: string }) {
+  if (type.findCreated)
+    return 'the object may still be made: the next plan or apply finds it by its record and takes it';
+  if (type.repeatableCreate) return undefined;
+  return (
+    'the object may still be made, and this type cannot find it (it declares no findCreated): applying ' +
+    'again may make a second one, so look on the platform first'
+  );
 }
 
 /** The most a timer waits (Node's limit); a longer limit is no limit. */
@@ -128,11 +139,11 @@ export interface Deadline {
   bound<T>(running: Promise<T>): Promise<T>;
 }
 
-/** The deadline of `op` under `limit`, counted from now. */
-export function deadline(op: TimedOperation, limit: OperationLimit | undefined): Deadline {
+/** The deadline of `op` under `limit`, counted from now; `then` says what a late create may leave. */
+export function deadline(op: TimedOperation, limit: OperationLimit | undefined, then?: string): Deadline {
   if (limit === undefined || limit.ms > LONGEST_TIMER_MS) return { signal: undefined, bound: (running) => running };
   const controller = new AbortController();
-  const error = new OperationTimedOut(op, limit);
+  const error = new OperationTimedOut(op, limit, then);
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {

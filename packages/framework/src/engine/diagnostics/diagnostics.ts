@@ -56,6 +56,10 @@ export function diagnosticFromError(summary: string, err: unknown): Diagnostic {
     // The client's message already names the operation, status and request id, and never a secret.
     return { severity: 'error', summary, detail: err.message };
   }
+  // A limit the configuration (or the type's default) set: said as such, never as a bug.
+  if (err instanceof Error && err.name === 'OperationTimedOut') {
+    return { severity: 'error', summary, detail: `${err.message[0]!.toUpperCase()}${err.message.slice(1)}.` };
+  }
   if (err instanceof Error && err.name === 'AbortError') {
     return {
       severity: 'error',

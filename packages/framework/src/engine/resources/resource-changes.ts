@@ -13,7 +13,14 @@ import type { ObjectValue } from '../../schema/value.js';
 import { isWhollyKnown, valueEquals } from '../../schema/value-ops.js';
 import { holdsOnlyStored } from '../../schema/fields.js';
 import { isApiError } from '../../wire/api-error.js';
-import { deadline, operationLimit, type ResourceDef, UNTRACKED_BESIDE, untrackedBeside } from '../contracts/index.js';
+import {
+  deadline,
+  lateCreate,
+  operationLimit,
+  type ResourceDef,
+  UNTRACKED_BESIDE,
+  untrackedBeside,
+} from '../contracts/index.js';
 import { CatalogueChecks } from '../catalogue/index.js';
 import {
   CreateLookalikes,
@@ -65,7 +72,6 @@ export class ResourceChanges<C> {
   constructor(
     private readonly ctx: EngineContext<C>,
     createRecovery: CreateRecoveryOptions,
-    /** The reads by listing of this process, which what it changes makes past. */
     private readonly listed: ListedReads<C>,
   ) {
     this.creates = new CreateLedger(createRecovery);
@@ -174,10 +180,10 @@ export class ResourceChanges<C> {
     if (!r) return { state: prior, private: plannedPrivate, diags };
     const fields = r.schema.fields;
     let partial: object | undefined;
-    this.listed.changes(typeName);
+    this.listed.changes(typeName); // what a listing said of the type is past (listed-reads.ts)
     const action = planned === null ? 'delete' : prior === null ? 'create' : 'update';
     // Counted from the request: a create's look for what a lost answer made is part of its time.
-    const limit = deadline(action, operationLimit(fields, planned ?? prior, action));
+    const limit = deadline(action, operationLimit(fields, planned ?? prior, action), lateCreate(r));
     const ctx = this.ctx.operation(diags, plannedPrivate, typeName, (m) => (partial = m), limit.signal);
     /** The untracked objects a create is made beside, on its user's word (`untracked_objects`). */
     const beside: string[] = [];
