@@ -4,8 +4,8 @@
  * and out as plain objects, errors as a HarnessError with their attribute paths, warnings kept.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -26,6 +26,7 @@ import {
 import { declarationProblems } from '../../packages/framework/src/engine/contracts/index.js';
 import { HarnessError, ProviderHarness } from '../../packages/framework/src/testing.js';
 import { memoProvider, NoteStore } from './memo-provider.js';
+import { ProviderCallError, TerraformClient } from '../../src/tfclient/terraform-client.js';
 
 /** The rejection of `call`, which must be a HarnessError. */
 async function rejection(call: Promise<unknown> | (() => unknown)): Promise<HarnessError> {
@@ -148,10 +149,13 @@ describe('the test kit: ProviderHarness', () => {
     ]);
   });
 
-  it('`serve` does not start a provider whose declarations are wrong: it says why on stderr and exits 1', () => {
+  it("`serve` answers a provider whose declarations are wrong with the schema call's error, as the plugin framework does", async () => {
     const framework = pathToFileURL(join(import.meta.dirname, '../../packages/framework/src/index.js')).href;
-    const program = `
-      import { attr, provider, providerSchema, resource, resourceSchema, serve } from ${JSON.stringify(framework)};
+    const dir = mkdtempSync(join(tmpdir(), 'keel-broken-'));
+    const program = join(dir, 'main.mjs');
+    writeFileSync(
+      program,
+      `import { attr, provider, providerSchema, resource, resourceSchema, serve } from ${JSON.stringify(framework)};
       const schema = resourceSchema(
         { id: attr.computedId('Its id.'), size: attr.number({ required: true, computed: true, description: 'A size.' }) },
         { description: 'A box.' },
@@ -163,14 +167,29 @@ describe('the test kit: ProviderHarness', () => {
         resources: [resource({ typeName: 'box_box', schema, read: async () => null, create: async () => ({}),
           update: async () => ({}), delete: async () => {} })],
         dataSources: [],
-      }));`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' });
-    expect(run.status).to.equal(1);
-    expect(run.stdout, 'no handshake line').to.equal('');
-    expect(run.stderr).to.equal(
-      'terraform-provider-box: cannot start: its declarations are wrong:\n' +
-        '  - resource type box_box: size cannot be required and optional/computed\n',
+      }));\n`,
     );
+    const executable = join(dir, 'terraform-provider-box');
+    writeFileSync(executable, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(program)}\n`, {
+      mode: 0o755,
+    });
+    try {
+      const error = await TerraformClient.start(executable).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(ProviderCallError);
+      expect((error as ProviderCallError).rpc).to.equal('GetProviderSchema');
+      expect((error as ProviderCallError).diagnostics.map((d) => [d.summary, d.detail])).to.deep.equal([
+        [
+          'The box provider cannot start',
+          "The provider's declarations are wrong, so it serves nothing:\n" +
+            '- resource type box_box: size cannot be required and optional/computed',
+        ],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('holds an apply result to the plan: a value stored in another form is the inconsistent result Terraform reports, unless the attribute declares the two equal', async () => {

@@ -8,7 +8,7 @@ import { declarationProblems, type ProviderDef } from './engine/contracts/index.
 import { createLogger } from './server/log.js';
 import { runProviderMain } from './server/main.js';
 import { PROVIDER_SERVICE_RPCS } from './server/rpcs.js';
-import { providerServiceOf, type ServiceOptions } from './service.js';
+import { providerServiceOf, refusingService, type ServiceOptions } from './service.js';
 
 /** A definition that names its source address: `namespace` with its `name` (`acme/kv`). */
 export type ServedProvider<F extends Fields = any, C = any> = ProviderDef<F, C> & { readonly namespace: string };
@@ -31,13 +31,12 @@ export interface ServeOptions extends ServiceOptions {
  * executable runs; logs go to stderr, at the level `TF_LOG_PROVIDER_<NAME>` or `TF_LOG_PROVIDER` sets.
  */
 export function serve(definition: ServedProvider, options: ServeOptions = {}): void {
-  // A mistake in a declaration stops the start, naming its type and field (Terraform shows what a
-  // provider writes to stderr before it exits), rather than failing the first call that needs it.
+  // A mistake in a declaration is said as the schema call's error, naming its type and field (as
+  // terraform-plugin-framework says it), and on stderr; the provider serves nothing else.
   const problems = declarationProblems(definition);
   if (problems.length > 0) {
     const list = problems.map((problem) => `  - ${problem}`).join('\n');
     process.stderr.write(`terraform-provider-${definition.name}: cannot start: its declarations are wrong:\n${list}\n`);
-    process.exit(1);
   }
   const identity = { namespace: definition.namespace, name: definition.name, version: definition.version };
   const log = createLogger(definition.name);
@@ -46,7 +45,10 @@ export function serve(definition: ServedProvider, options: ServeOptions = {}): v
     ...(definition.hostname ? { hostname: definition.hostname } : {}),
     ...(options.argv ? { argv: options.argv } : {}),
     serves: PROVIDER_SERVICE_RPCS,
-    loadService: () => providerServiceOf(definition, log, identity, options),
+    loadService: () =>
+      problems.length > 0
+        ? refusingService(definition.name, problems)
+        : providerServiceOf(definition, log, identity, options),
   }).catch((error: unknown) => {
     process.stderr.write(
       `terraform-provider-${definition.name}: cannot start: ${error instanceof Error ? error.stack : String(error)}\n`,

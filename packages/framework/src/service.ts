@@ -70,3 +70,22 @@ export function providerServiceOf(
     hostGone: () => engine.hostGone(),
   };
 }
+
+/**
+ * The service of a provider whose declarations are wrong: the calls a client makes first (the schema,
+ * the metadata, the provider's validation and configuration) answer with `problems` as an error
+ * diagnostic, which Terraform and OpenTofu show as they show any (terraform-plugin-framework does the
+ * same), instead of a process that exits before its handshake ("Failed to read any lines").
+ */
+export function refusingService(name: string, problems: readonly string[]): ProviderService {
+  const listed = problems.map((problem) => `- ${problem}`).join('\n');
+  const detail = `The provider's declarations are wrong, so it serves nothing:\n${listed}`;
+  const diagnostics = [{ severity: 1, summary: `The ${name} provider cannot start`, detail }];
+  const refuse = async () => ({ diagnostics });
+  const first = ['GetMetadata', 'GetProviderSchema', 'GetResourceIdentitySchemas', 'GetFunctions'] as const;
+  const then = ['ValidateProviderConfig', 'ConfigureProvider'] as const;
+  return {
+    codecs: serviceCodecs(SERVICE_NAMES.provider),
+    handlers: Object.fromEntries([...first, ...then].map((rpc) => [rpc, refuse])),
+  };
+}
