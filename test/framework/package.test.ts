@@ -11,7 +11,17 @@
  * dev_overrides, applies its example configuration and re-plans with no changes.
  */
 import { expect } from 'chai';
-import { cpSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { currentPlatform } from '../../packages/framework/src/release/runners.js';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -198,6 +208,16 @@ describe('the framework package', function () {
   it('releases the example with its release script from the tarball; each CLI installs it from the mirror with no Node on PATH, applies and re-plans empty', async function () {
     const project = await builtExample();
     const env = npmEnv(process.env);
+    // A source changed after the build is refused, naming it, rather than released from the build before it.
+    const source = statSync(join(project, 'src', 'store.ts')).mtime;
+    const before = new Date(source.getTime() - 60_000);
+    utimesSync(join(project, 'dist', 'main.js'), before, before);
+    const stale = await runIn(project, 'npx', ['keel-provider', 'release', '--platform', currentPlatform()], env).then(
+      () => 'released',
+      (error: Error) => error.message,
+    );
+    expect(stale).to.match(/src\/\w+\.ts changed after dist\/main\.js was built/).and.include('npm run build');
+    // The release script builds first.
     const output = await runIn(project, 'npm', ['run', 'release', '--', '--platform', currentPlatform()], env);
     console.log(`      ${output.trim().split('\n').slice(-3).join('\n      ')}`);
     const release = join(project, 'release');

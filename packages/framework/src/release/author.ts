@@ -4,9 +4,9 @@
  * one file with everything it imports (./bundle.ts), with the licences of the npm packages bundled.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { type ProviderRelease, NOTICES_PREFACE, packageFile } from './build.js';
 import { bundleProvider, thirdPartyNotices } from './bundle.js';
 
@@ -39,6 +39,12 @@ export async function authorRelease(author: AuthorProvider): Promise<ProviderRel
     throw new Error(`name the module that calls serve(): "main" in ${manifest}, or --entry <file> (after your build)`);
   const entry = resolve(packageDir, entryName);
   if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the provider first`);
+  const changed = changedSinceBuilt(packageDir, entry);
+  if (changed)
+    throw new Error(
+      `${changed} changed after ${entryName} was built, so the release would ship the build before it: ` +
+        'build the provider (npm run build), then release',
+    );
   const described = describe(entry);
   const staging = mkdtempSync(join(tmpdir(), 'keel-bundle-'));
   try {
@@ -74,4 +80,34 @@ function describe(entry: string): Described {
     `${entry} --describe did not say which provider it serves (is it the module that calls serve()?)` +
       `${run.stderr ? `:\n${run.stderr.trim()}` : ''}`,
   );
+}
+
+const SOURCE_FILE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
+
+/**
+ * A source of the provider newer than its built entry, if one is: the sources are the TypeScript
+ * project's `rootDir` (tsconfig.json), or `src/` where it names none. A build writes every output
+ * anew, so a source newer than the entry was changed after the last build.
+ */
+function changedSinceBuilt(packageDir: string, entry: string): string | undefined {
+  const root = join(packageDir, sourceRootOf(packageDir));
+  if (!existsSync(root) || resolve(root) === packageDir) return undefined;
+  const built = statSync(entry).mtimeMs;
+  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()) {
+    const path = join(root, file);
+    if (SOURCE_FILE.test(file) && !file.split(/[\\/]/).includes('node_modules') && statSync(path).mtimeMs > built)
+      return relative(packageDir, path);
+  }
+  return undefined;
+}
+
+function sourceRootOf(packageDir: string): string {
+  try {
+    const config = JSON.parse(readFileSync(join(packageDir, 'tsconfig.json'), 'utf8')) as {
+      compilerOptions?: { rootDir?: string };
+    };
+    return config.compilerOptions?.rootDir ?? 'src';
+  } catch {
+    return 'src';
+  }
 }

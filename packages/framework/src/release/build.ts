@@ -203,6 +203,8 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
         'publish only releases built from a commit',
     );
   }
+  if (source.noCommit)
+    log(`  ${source.noCommit}: ${RELEASE_MANIFEST} says so; publish only releases built from a commit`);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const staging = mkdtempSync(join(tmpdir(), 'keel-release-'));
@@ -635,6 +637,7 @@ function releaseManifest(
   const manifest = {
     source: {
       commit: source.commit,
+      ...(source.noCommit ? { noCommit: source.noCommit } : {}),
       dirty: source.dirty,
       ...(source.dirty ? { changes: source.changes } : {}),
     },

@@ -13,12 +13,19 @@ export interface SourceState {
   readonly dirty: boolean | null;
   /** What `git status` reports, one entry a file (`M src/x.ts`, `?? notes.txt`). */
   readonly changes: readonly string[];
+  /** Why there is no commit, when there is none. */
+  readonly noCommit?: string;
 }
 
 export function sourceState(dir: string): SourceState {
   const git = (args: string[]) => spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
   const head = git(['rev-parse', '--verify', 'HEAD']);
-  if (head.status !== 0) return { commit: null, dirty: null, changes: [] };
+  if (head.error || head.status !== 0) {
+    const noCommit = head.error
+      ? 'git could not be run here, so no commit can be named'
+      : `${dir} is not in a git checkout with a commit, so the release names no source anyone can build again`;
+    return { commit: null, dirty: null, changes: [], noCommit };
+  }
   const status = git(['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   if (status.status !== 0) return { commit: head.stdout.trim(), dirty: null, changes: [] };
   const changes: string[] = [];
