@@ -85,6 +85,49 @@ const results = {
       throw new Error('the store still holds a');
     },
   }),
+  // The step fields terraform-plugin-testing users reach for: skip, preConfig, configVariables, taint, refreshState.
+  stepFields: await (async () => {
+    const store = join(mkdtempSync(join(tmpdir(), 'kv-kit-')), 'store.json');
+    const seen = [];
+    const variable = config(store, 'a', '1').replace('value = "1"', 'value = var.value') + 'variable "value" {}\n';
+    let tainted;
+    try {
+      const result = await acceptanceTest({
+        cli,
+        provider,
+        steps: [
+          { config: config(store, 'a', 'never'), skip: true },
+          { config: config(store, 'a', 'never'), skip: async () => true },
+          { config: variable, configVariables: { value: '1' }, state: { 'kv_entry.app': { value: '1' } } },
+          {
+            config: variable,
+            configVariables: { value: '1' },
+            taint: ['kv_entry.app'],
+            planChanges: { 'kv_entry.app': 'delete,create' },
+            check: () => {
+              tainted = true;
+            },
+          },
+          {
+            config: variable,
+            configVariables: { value: '1' },
+            preConfig: () => {
+              const stored = JSON.parse(readFileSync(store, 'utf8'));
+              writeFileSync(store, JSON.stringify({ a: { ...stored.a, value: 'changed' } }));
+              seen.push('preConfig');
+            },
+            refreshState: true,
+            expectNonEmptyPlan: true,
+            state: { 'kv_entry.app': { value: 'changed' } },
+          },
+        ],
+      });
+      if (!result.ran) return { ran: false, left: left(store) };
+      return { ran: true, seen, replaced: tainted !== undefined, left: left(store) };
+    } catch (error) {
+      return { other: String(error), seen, left: left(store) };
+    }
+  })(),
   holds: await outcome((s) => [
     {
       config: config(s, 'a', '1'),

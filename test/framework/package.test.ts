@@ -185,6 +185,7 @@ describe('the framework package', function () {
     for (const failed of ['planChanges', 'state', 'expectErrorApplied', 'drift', 'importVerify', 'expectErrorOther'])
       expect(results[failed].left, `${failed}: what the failed test left`).to.deep.equal([]);
     expect(results.checkDestroyFails).to.deep.include({ step: 1, phase: 'checkDestroy', left: [] });
+    expect(results.stepFields).to.deep.equal({ ran: true, seen: ['preConfig'], replaced: true, left: [] });
     expect(results.checkDestroyFails.message).to.equal('checkDestroy after step 1: the store still holds a');
     expect(results.planChanges.step).to.equal(1);
     expect(results.planChanges.message).to.include('expected the plan to make {"kv_entry.app":"update"}');

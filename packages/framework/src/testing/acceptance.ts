@@ -24,6 +24,19 @@ import {
 export interface TestStep {
   /** The configuration of the step (main.tf). */
   readonly config: string;
+  /** Skips the step (nothing of it runs) when true, or when the function says so: a feature the CLI lacks. */
+  readonly skip?: boolean | (() => boolean | Promise<boolean>);
+  /** Runs before the step: a change made on the platform outside Terraform, for one. */
+  readonly preConfig?: () => void | Promise<void>;
+  /** The values of the configuration's variables for this step (written as `step.auto.tfvars.json`). */
+  readonly configVariables?: Readonly<Record<string, unknown>>;
+  /** Addresses whose objects the step replaces (`-replace`), as terraform-plugin-testing's `Taint`. */
+  readonly taint?: readonly string[];
+  /**
+   * A refresh only (`apply -refresh-only`): the state takes what the platform holds, with the step's
+   * configuration unchanged; its `state` and `check` then run, and the plan after it must be empty.
+   */
+  readonly refreshState?: boolean;
   /** What the step's plan must make: address → actions joined by `,` (`create`, `update`, `delete,create`). */
   readonly planChanges?: Readonly<Record<string, string>>;
   /** The step must fail, its error matching this: the CLI's output is searched. Nothing else of the step runs. */
@@ -90,7 +103,7 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   const workspace = await CliWorkspace.create(options);
   let initialised = false;
   // What the destroy at the end plans with: the last configuration that did not fail on purpose.
-  let lastGood: string | undefined;
+  let lastGood: TestStep | undefined;
   let last = 0;
   let failure: unknown;
   try {
@@ -100,7 +113,9 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
       const fail = (message: string): never => {
         throw new AcceptanceError(at, message);
       };
-      await workspace.writeConfig(step.config);
+      if (step.skip === true || (typeof step.skip === 'function' && (await step.skip()))) continue;
+      await step.preConfig?.();
+      await writeStep(workspace, step);
       if (!initialised) {
         await workspace.init();
         initialised = true;
@@ -113,7 +128,7 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
         if (error instanceof AcceptanceError) throw error;
         fail(error instanceof Error ? error.message : String(error));
       }
-      if (!step.expectError) lastGood = step.config;
+      if (!step.expectError) lastGood = step;
     }
   } catch (error) {
     failure = error;
@@ -122,7 +137,7 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   try {
     // Whatever a step made, a failed one too, is destroyed: nothing is left on the platform.
     if (initialised && (await workspace.state()).length > 0) {
-      if (lastGood !== undefined) await workspace.writeConfig(lastGood);
+      if (lastGood !== undefined) await writeStep(workspace, lastGood);
       await workspace.destroy();
       try {
         await checkDestroy?.(workspace);
@@ -139,16 +154,32 @@ export async function acceptanceTest(test: AcceptanceTest): Promise<{ readonly r
   return { ran: true };
 }
 
+/** Writes a step's configuration and its variables (none: an empty file, so no earlier step's stay). */
+async function writeStep(workspace: CliWorkspace, step: TestStep): Promise<void> {
+  await workspace.writeConfig(step.config);
+  await workspace.writeConfig(`${JSON.stringify(step.configVariables ?? {}, null, 2)}\n`, 'step.auto.tfvars.json');
+}
+
 /** A step that plans (and unless plan-only, applies and plans again). */
 async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (message: string) => never) {
-  const plan = await workspace.plan();
+  if (step.refreshState) {
+    await workspace.apply(['-refresh-only']);
+    return afterApply(workspace, step, fail);
+  }
+  const replace = (step.taint ?? []).map((address) => `-replace=${address}`);
+  const plan = await workspace.plan(replace);
   if (step.planChanges) assertChanges(plan, step.planChanges);
   if (step.planOnly) {
     if (!step.planChanges && !step.expectNonEmptyPlan && plan.changes.length > 0)
       fail(`the plan is not empty:\n${plan.changes.map(describeChange).join('\n')}`);
     return;
   }
-  await workspace.apply();
+  await workspace.apply(replace);
+  await afterApply(workspace, step, fail);
+}
+
+/** What an applied step must then hold: its state and checks, and an empty plan. */
+async function afterApply(workspace: CliWorkspace, step: TestStep, fail: (message: string) => never) {
   if (step.state) await checkState(await workspace.state(), step.state, fail);
   await step.check?.(workspace);
   const after = await workspace.plan();
@@ -185,7 +216,7 @@ async function importStep(
   if (typeof id !== 'string') fail(`${resource} has no string \`id\`: give importState.id`);
   const fresh = await CliWorkspace.create(options);
   try {
-    await fresh.writeConfig(step.config);
+    await writeStep(fresh, step);
     await fresh.init();
     await fresh.importResource(resource, id as string);
     const imported = (await fresh.state()).find((r) => r.address === resource);
