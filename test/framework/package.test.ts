@@ -217,7 +217,9 @@ describe('the framework package', function () {
       () => 'released',
       (error: Error) => error.message,
     );
-    expect(stale).to.match(/src\/\w+\.ts changed after dist\/main\.js was built/).and.include('npm run build');
+    expect(stale)
+      .to.match(/src\/\w+\.ts changed after dist\/main\.js was built/)
+      .and.include('npm run build');
     // The release script builds first.
     const output = await runIn(project, 'npm', ['run', 'release', '--', '--platform', currentPlatform()], env);
     console.log(`      ${output.trim().split('\n').slice(-3).join('\n      ')}`);
