@@ -18,8 +18,13 @@ describe('release source: the commit and whether the tree differs from it', () =
     return result.stdout.trim();
   };
 
-  it('outside a git checkout: no commit, cleanliness unknown', () => {
-    expect(sourceState(dir)).to.deep.equal({ commit: null, dirty: null, changes: [] });
+  it('outside a git checkout: no commit, cleanliness unknown, and why', () => {
+    expect(sourceState(dir)).to.deep.equal({
+      commit: null,
+      dirty: null,
+      changes: [],
+      noCommit: `${dir} is not in a git checkout with a commit, so the release names no source anyone can build again`,
+    });
   });
 
   it('a clean checkout: its commit; then every kind of change, listed by file', () => {
