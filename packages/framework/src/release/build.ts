@@ -39,7 +39,6 @@
  * without those flags. The build checks that.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   chmodSync,
   copyFileSync,
@@ -53,7 +52,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { packageHashV1, zipHash, type NamedContent } from './hashes.js';
+import { packageHashV1, sha256Hex, zipHash, type NamedContent } from './hashes.js';
 import { bundleLoader, emulatorLauncher, shellLauncher, windowsMain, type LaunchSettings } from './launchers.js';
 import { referencePages } from './pages.js';
 import { currentPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
@@ -293,8 +292,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
     const set = archives.get(`provider-${name}`)!;
     const manifestFile = join(outDir, registryManifestName(name, version));
     writeFileSync(manifestFile, MANIFEST);
-    const listed = set.map((a) => ({ file: a.archive, sha256: a.zh.slice('zh:'.length) }));
-    listed.push({ file: manifestFile, sha256: createHash('sha256').update(MANIFEST).digest('hex') });
+    const listed = [...archiveSums(set), { file: manifestFile, sha256: sha256Hex(Buffer.from(MANIFEST)) }];
     const sums = writeSums(join(outDir, providerSumsName(name, version)), listed);
     const signature = sign(sums, signingKey, env, log);
     writeMirrors(outDir, provider, set);
@@ -302,8 +300,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   }
   for (const { name, version } of releasedEmulators) {
     const set = archives.get(`emulator-${name}`)!;
-    const listed = set.map((a) => ({ file: a.archive, sha256: a.zh.slice('zh:'.length) }));
-    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), listed);
+    const sums = writeSums(join(outDir, emulatorSumsName(name, version)), archiveSums(set));
     const signature = sign(sums, signingKey, env, log);
     emulators.push({ name, version, archives: set, sums, ...(signature ? { signature } : {}) });
   }
@@ -564,6 +561,10 @@ function pack(
     h1: packageHashV1(files),
   };
 }
+
+/** Each archive with its SHA-256 (the hex of its `zh:` hash), as SHA256SUMS lists it. */
+const archiveSums = (set: readonly ReleasedArchive[]) =>
+  set.map((archive) => ({ file: archive.archive, sha256: archive.zh.slice('zh:'.length) }));
 
 /** `<sha256>  <file>` for every file listed, in name order. */
 function writeSums(file: string, listed: readonly { file: string; sha256: string }[]): string {

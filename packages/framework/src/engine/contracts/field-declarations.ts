@@ -4,8 +4,8 @@
  * of value than its attribute's (`lengthBetween` on a number), and a default that the attribute's own
  * type or validators refuse (`attr.int({ default: 2.5 })`).
  */
-import type { CtyType } from '../../schema/cty-type.js';
-import type { AttrDef, Fields, Validator } from '../../schema/define.js';
+import { type CtyType, friendlyTypeName, isCollection } from '../../schema/cty-type.js';
+import { type AttrDef, type Fields, judged, type Validator } from '../../schema/define.js';
 import { plainToValue, valueToExactPlain } from '../../schema/model.js';
 
 /** The problems of `fields` (blocks' and nested attributes' too), each opening with `what` and the field's path. */
@@ -37,10 +37,10 @@ function attributeProblems(where: string, def: AttrDef<unknown>): string[] {
   try {
     exact = valueToExactPlain(plainToValue(type, fallback, 'default'));
   } catch {
-    return [...problems, `${where} is a ${kindName(type)}, but its default ${JSON.stringify(fallback)} is not`];
+    return [...problems, `${where} is a ${friendlyTypeName(type)}, but its default ${JSON.stringify(fallback)} is not`];
   }
   for (const validator of fitting) {
-    const problem = validator.check(exact);
+    const problem = judged(validator, exact);
     if (problem)
       problems.push(`${where}: its default ${JSON.stringify(fallback)} is refused by its own validator: it ${problem}`);
   }
@@ -51,17 +51,12 @@ function attributeProblems(where: string, def: AttrDef<unknown>): string[] {
 function kindMismatch(validator: Validator<unknown>, type: CtyType): string | undefined {
   if (validator.accepts && !validator.accepts.includes(type.kind))
     return (
-      `is a ${kindName(type)}, but has a validator of ${validator.accepts.join(' or ')} values ` +
+      `is a ${friendlyTypeName(type)}, but has a validator of ${validator.accepts.join(' or ')} values ` +
       `(${validator.description})`
     );
-  if (validator.elements && (type.kind === 'list' || type.kind === 'set' || type.kind === 'map')) {
+  if (validator.elements && isCollection(type)) {
     const inner = kindMismatch(validator.elements, type.element);
     return inner ? `has elements that ${inner.replace(/^is /, 'are ')}` : undefined;
   }
   return undefined;
 }
-
-const kindName = (type: CtyType): string =>
-  type.kind === 'list' || type.kind === 'set' || type.kind === 'map'
-    ? `${type.kind} of ${kindName(type.element)}`
-    : type.kind;
