@@ -3,11 +3,12 @@
 // testing.ts, release/index.ts and the release command, release/cli.ts) and every module they reach, compiled with their declarations into
 // packages/framework/dist by its own tsconfig; the protocol's generated messages, which
 // scripts/build-proto.mjs writes beside the compiled server, copied in beside theirs; the release's
-// loader scripts (bin/); the licence.
+// loader scripts (bin/); the licence; the guide and the API reference (docs/framework), so that the
+// tarball an author installs holds them (dist/docs/).
 //
 // Usage: node scripts/build-framework.mjs   (after tsc and build-proto; part of `npm run build`)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -32,3 +33,6 @@ for (const script of ['start-bundle.cjs', 'start-windows.cjs']) {
   copyFileSync(join(root, 'bin', script), join(root, 'dist', 'packages', 'framework', 'src', 'release', script));
 }
 copyFileSync(join(root, 'LICENSE'), join(packageDir, 'LICENSE'));
+mkdirSync(join(out, 'docs'));
+for (const page of ['first-provider.md', 'api.md'])
+  copyFileSync(join(root, 'docs', 'framework', page), join(out, 'docs', page));

@@ -19,8 +19,16 @@ import type {
   SchemaObject,
 } from '../../packages/framework/src/schema/block.js';
 import type { CtyType } from '../../packages/framework/src/schema/cty-type.js';
-import { Decimal, type Value } from '../../packages/framework/src/schema/value.js';
-import { anchor, lowerFirst, sentence, upperFirst } from './text.js';
+import type { Value } from '../../packages/framework/src/schema/value.js';
+import {
+  constraintSentence,
+  formatDefault,
+  statesDefault,
+  typeName,
+} from '../../packages/framework/src/release/page-phrases.js';
+import { anchor, sentence } from './text.js';
+
+export { constraintSentence, formatDefault, typeName };
 
 interface Rendered {
   /** Bullets of the top level's arguments (required first, then optional). */
@@ -252,54 +260,8 @@ function blockShape(nb: SchemaNestedBlock): string {
   return [kind, ...limits].join(', ');
 }
 
-/** Validator phrases ("one of `a`, `b`", "must not be empty", "an e-mail address") as sentences. */
-export function constraintSentence(description: string): string {
-  const each = /^each element (.*)$/s.exec(description);
-  if (each) return `Each element ${verbPhrase(each[1]!)}.`;
-  return `${upperFirst(verbPhrase(description))}.`;
-}
-
-function verbPhrase(d: string): string {
-  return /^(must|may|should|cannot|can)\b/i.test(d) ? lowerFirst(d) : `must be ${d}`;
-}
-
-export function typeName(t: CtyType): string {
-  switch (t.kind) {
-    case 'string':
-      return 'String';
-    case 'number':
-      return 'Number';
-    case 'bool':
-      return 'Boolean';
-    case 'dynamic':
-      return 'Dynamic';
-    case 'list':
-      return `List of ${typeName(t.element)}`;
-    case 'set':
-      return `Set of ${typeName(t.element)}`;
-    case 'map':
-      return `Map of ${typeName(t.element)}`;
-    case 'object':
-      return 'Object';
-    case 'tuple':
-      return 'Tuple';
-  }
-}
-
 function objectTypeOf(t: CtyType): Extract<CtyType, { kind: 'object' }> | undefined {
   if (t.kind === 'object') return t;
   if (t.kind === 'list' || t.kind === 'set' || t.kind === 'map') return objectTypeOf(t.element);
   return undefined;
-}
-
-function statesDefault(description: string, value: string): boolean {
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\bdefaults?\\b(?: (?:to|is))?:? \`?${escaped}\`?(?![\\w-])`, 'i').test(description);
-}
-
-export function formatDefault(v: Value): string {
-  if (typeof v === 'string') return v === '' ? '""' : v;
-  if (typeof v === 'boolean' || typeof v === 'number') return String(v);
-  if (v instanceof Decimal) return v.text;
-  return JSON.stringify(v, (_k, x: unknown) => (x instanceof Decimal ? Number(x.text) : x));
 }

@@ -20,9 +20,11 @@ export const EXAMPLE_PROVIDER_FILES = [
   'test/unit.test.mjs',
   'test/kv.test.mjs',
   'test/steps.test.mjs',
+  'examples/resources/kv_entry/resource.tf',
+  'examples/resources/kv_entry/import.sh',
 ] as const;
 
-const LANGUAGES: Record<string, string> = { json: 'json', ts: 'ts', mjs: 'js' };
+const LANGUAGES: Record<string, string> = { json: 'json', ts: 'ts', mjs: 'js', tf: 'hcl', sh: 'sh' };
 
 /** The guide's blocks: the marker's name (`kv:<file>`) and the fenced file. */
 export function firstProviderBlocks(repoRoot: string): { page: string; name: string; text: string }[] {

@@ -26,11 +26,43 @@ export interface ServeOptions extends ServiceOptions {
 }
 
 /**
+ * `--docs DIR [--examples DIR]`: writes the reference pages (release/pages.ts) into DIR and ends, as
+ * `keel-provider docs` asks; the pages' code is loaded for this alone.
+ */
+function writeDocs(definition: ServedProvider, argv: readonly string[]): void {
+  const argumentOf = (flag: string) => {
+    const at = argv.indexOf(flag);
+    return at >= 0 && argv[at + 1] !== undefined && !argv[at + 1]!.startsWith('--') ? argv[at + 1] : undefined;
+  };
+  const docsDir = argumentOf('--docs');
+  const fail = (message: string) => {
+    process.stderr.write(`terraform-provider-${definition.name}: ${message}\n`);
+    process.exitCode = 1;
+  };
+  if (docsDir === undefined) return fail('--docs needs the folder to write the pages into');
+  const problems = declarationProblems(definition);
+  if (problems.length > 0) return fail(`its declarations are wrong:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  import('./release/write-pages.js')
+    .then(({ writeProviderPages }) => {
+      const written = writeProviderPages(definition, docsDir, argumentOf('--examples'));
+      process.stdout.write(`${JSON.stringify({ pages: written.length })}\n`);
+    })
+    .catch((error: unknown) =>
+      fail(`cannot write its pages: ${error instanceof Error ? error.message : String(error)}`),
+    );
+}
+
+/**
  * Serves the provider until Terraform (or OpenTofu, or Pulumi's bridge) ends it. A failure to start
  * is written to stderr and ends the process with exit code 1. Call it once, from the module the
  * executable runs; logs go to stderr, at the level `TF_LOG_PROVIDER_<NAME>` or `TF_LOG_PROVIDER` sets.
  */
 export function serve(definition: ServedProvider, options: ServeOptions = {}): void {
+  const argv = options.argv ?? process.argv.slice(2);
+  if (argv.includes('--docs')) {
+    writeDocs(definition, argv);
+    return;
+  }
   // A mistake in a declaration is said as the schema call's error, naming its type and field (as
   // terraform-plugin-framework says it), and on stderr; the provider serves nothing else.
   const problems = declarationProblems(definition);

@@ -15,7 +15,7 @@ export interface AuthorProvider {
   readonly packageDir: string;
   /** Its built entry module; default: the package's `main`. */
   readonly entry?: string;
-  /** A folder of reference pages to ship instead of those made from the schema. */
+  /** A folder of reference pages to ship instead of those the provider writes from its declarations. */
   readonly pagesDir?: string;
 }
 
@@ -27,24 +27,10 @@ interface Described {
   readonly version: string;
 }
 
-/** The release of an author's provider: bundled, described by itself. */
+/** The release of an author's provider: bundled, described by itself, its pages made from its examples/. */
 export async function authorRelease(author: AuthorProvider): Promise<ProviderRelease> {
   const packageDir = resolve(author.packageDir);
-  const manifest = join(packageDir, 'package.json');
-  if (!existsSync(manifest))
-    throw new Error(`${packageDir} holds no package.json: run the release in your provider's folder`);
-  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string };
-  const entryName = author.entry ?? pkg.main;
-  if (!entryName)
-    throw new Error(`name the module that calls serve(): "main" in ${manifest}, or --entry <file> (after your build)`);
-  const entry = resolve(packageDir, entryName);
-  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the provider first`);
-  const changed = changedSinceBuilt(packageDir, entry);
-  if (changed)
-    throw new Error(
-      `${changed} changed after ${entryName} was built, so the release would ship the build before it: ` +
-        'build the provider (npm run build), then release',
-    );
+  const entry = builtEntry(packageDir, author.entry);
   const described = describe(entry);
   const staging = mkdtempSync(join(tmpdir(), 'keel-bundle-'));
   try {
@@ -56,10 +42,34 @@ export async function authorRelease(author: AuthorProvider): Promise<ProviderRel
       warmUp: { env: {}, configure: false },
       notices: thirdPartyNotices(bundle.packages, NOTICES_PREFACE),
       ...(author.pagesDir ? { pagesDir: resolve(packageDir, author.pagesDir) } : {}),
+      ...(existsSync(join(packageDir, 'examples')) ? { examplesDir: join(packageDir, 'examples') } : {}),
     };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * The provider's built module that calls `serve` (`entryName`, or the package's `main`), refused
+ * when missing or older than a source, so that what is made from it is made from the sources as they are.
+ */
+export function builtEntry(packageDir: string, entryName?: string): string {
+  const manifest = join(packageDir, 'package.json');
+  if (!existsSync(manifest))
+    throw new Error(`${packageDir} holds no package.json: run the release in your provider's folder`);
+  const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { main?: string };
+  const name = entryName ?? pkg.main;
+  if (!name)
+    throw new Error(`name the module that calls serve(): "main" in ${manifest}, or --entry <file> (after your build)`);
+  const entry = resolve(packageDir, name);
+  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the provider first`);
+  const changed = changedSinceBuilt(packageDir, entry);
+  if (changed)
+    throw new Error(
+      `${changed} changed after ${name} was built, so what is made from it would be the build before: ` +
+        'build the provider (npm run build) first',
+    );
+  return entry;
 }
 
 function describe(entry: string): Described {

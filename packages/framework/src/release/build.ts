@@ -43,6 +43,7 @@ import {
   chmodSync,
   copyFileSync,
   cpSync,
+  existsSync,
   linkSync,
   mkdirSync,
   mkdtempSync,
@@ -54,7 +55,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { packageHashV1, sha256Hex, zipHash, type NamedContent } from './hashes.js';
 import { bundleLoader, emulatorLauncher, shellLauncher, windowsMain, type LaunchSettings } from './launchers.js';
-import { referencePages } from './pages.js';
 import { currentPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
 import { NODE_VERSION, PLATFORMS, RUNTIME_PINS, loadRuntime, type Platform, type Runtime } from './runtimes.js';
 import type { SourceState } from './source.js';
@@ -115,8 +115,13 @@ export interface ProviderRelease {
   readonly warmUp: { readonly env: Readonly<Record<string, string | undefined>>; readonly configure: boolean };
   /** THIRD_PARTY_NOTICES.txt. */
   readonly notices: string;
-  /** A folder of reference pages to ship as they are; otherwise they are made from the schema. */
+  /**
+   * A folder of reference pages to ship as they are; otherwise the provider writes them from its
+   * declarations (`--docs`, which the framework's `serve` answers), with the examples of `examplesDir`.
+   */
   readonly pagesDir?: string;
+  /** The examples folder of the pages it writes (tfplugindocs' layout: resources/<type>/resource.tf, …). */
+  readonly examplesDir?: string;
 }
 
 /** An emulator of a provider's API, released beside it: dist/bundle/emulator.cjs and its files. */
@@ -397,12 +402,16 @@ function stage(files: readonly PackageFile[], dir: string): void {
   }
 }
 
-/** docs/<name>/: the provider's own pages, or pages made from the schema it answers to this machine's Node. */
+/**
+ * docs/<name>/: the provider's own pages, or those it writes from its declarations (`--docs`), run as
+ * Terraform runs it, on this machine's Node.
+ */
 async function writePages(provider: ProviderRelease, dir: string, outDir: string): Promise<void> {
   stage([packageFile('bin/start-bundle.cjs', bundleLoader()), ...provider.files], dir);
   const loader = join(dir, 'bin', 'start-bundle.cjs');
-  const run = await warmUp(
-    { file: process.execPath, args: [...provider.launch.nodeOptions, loader, provider.name] },
+  const command = [...provider.launch.nodeOptions, loader, provider.name];
+  await warmUp(
+    { file: process.execPath, args: command },
     { env: { ...provider.warmUp.env, NODE_OPTIONS: undefined }, configure: provider.warmUp.configure },
   ).catch((error: Error) => {
     throw new Error(`${provider.name} does not start as Terraform starts it: ${error.message}`);
@@ -412,10 +421,17 @@ async function writePages(provider: ProviderRelease, dir: string, outDir: string
     cpSync(provider.pagesDir, pagesDir, { recursive: true });
     return;
   }
-  for (const page of referencePages(provider.name, run.response)) {
-    mkdirSync(dirname(join(pagesDir, page.path)), { recursive: true });
-    writeFileSync(join(pagesDir, page.path), page.text);
-  }
+  const examples = provider.examplesDir ? ['--examples', provider.examplesDir] : [];
+  const run = spawnSync(process.execPath, [...command, '--docs', pagesDir, ...examples], {
+    encoding: 'utf8',
+    env: { ...process.env, ...provider.warmUp.env, NODE_OPTIONS: undefined },
+    timeout: 120_000,
+  });
+  if (run.status !== 0 || !existsSync(join(pagesDir, 'index.md')))
+    throw new Error(
+      `${provider.name} did not write its reference pages (--docs, which serve() answers; or give pagesDir)` +
+        `${run.stderr ? `:\n${run.stderr.trim()}` : ''}`,
+    );
 }
 
 /** What every package of a platform holds to start: the executable and Node's licence, and the runtime. */

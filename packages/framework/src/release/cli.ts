@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * `keel-provider release`: the framework package's command that releases a provider (./build.ts).
+ * `keel-provider release`: the framework package's command that releases a provider (./build.ts);
+ * `keel-provider docs`: writes its reference pages into the repository's docs/ (./pages.ts).
  *
  *   keel-provider release [--entry FILE] [--pages DIR] [--out DIR] [--platform P[,P...]]...
  *                         [--require-code-caches] [--config MODULE]
+ *   keel-provider docs [--entry FILE] [--examples DIR] [--out DIR]
  *
  * (`--platform host`: this machine's platform alone.)
  *
@@ -12,15 +14,19 @@
  * module whose default export (a function, awaited) gives the providers and emulators to release
  * instead, as the framework's own repository does for sec and vdb.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { authorRelease } from './author.js';
+import { authorRelease, builtEntry } from './author.js';
 import { buildRelease, SIGNING_KEY_VARIABLE, type EmulatorRelease, type ProviderRelease } from './build.js';
 import { currentPlatform } from './runners.js';
 import { PLATFORMS, parsePlatforms } from './runtimes.js';
 import { sourceState } from './source.js';
 
 const USAGE =
+  'usage: keel-provider docs [--entry FILE] [--examples DIR] [--out DIR]\n' +
+  "  writes the registry's pages into --out (default: docs), with examples from --examples (default: examples)\n" +
   'usage: keel-provider release [--entry FILE] [--pages DIR] [--out DIR] [--platform P[,P...]]... ' +
   '[--require-code-caches] [--config MODULE]\n' +
   `  platforms: ${PLATFORMS.join(', ')} (default: all), or host (this machine's)\n` +
@@ -39,11 +45,11 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-const VALUED = new Set(['--entry', '--pages', '--out', '--platform', '--config']);
+const VALUED = new Set(['--entry', '--pages', '--out', '--platform', '--config', '--examples']);
 
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...args] = argv;
-  if (command !== 'release') fail(USAGE, 2);
+  if (command !== 'release' && command !== 'docs') fail(USAGE, 2);
   const values = new Map<string, string[]>();
   let requireCodeCaches = false;
   for (let i = 0; i < args.length; i++) {
@@ -62,6 +68,7 @@ async function main(argv: readonly string[]): Promise<void> {
     values.set(option!, [...(values.get(option!) ?? []), value]);
   }
   const one = (option: string) => values.get(option)?.at(-1);
+  if (command === 'docs') return docs(one('--entry'), one('--examples') ?? 'examples', one('--out') ?? 'docs');
   let platforms: ReturnType<typeof parsePlatforms>;
   try {
     // `host`: this machine's own platform (a release to try before building all five).
@@ -99,6 +106,27 @@ async function main(argv: readonly string[]): Promise<void> {
   } catch (error) {
     fail(`release failed: ${error instanceof Error ? error.message : String(error)}\n`, 1);
   }
+}
+
+/** Runs the built provider with `--docs`, as the release does, into the repository's docs folder. */
+function docs(entryName: string | undefined, examples: string, out: string): void {
+  let entry: string;
+  try {
+    entry = builtEntry(process.cwd(), entryName);
+  } catch (error) {
+    fail(`docs: ${(error as Error).message}\n`, 1);
+  }
+  const examplesArgs = existsSync(examples) ? ['--examples', resolve(examples)] : [];
+  const run = spawnSync(process.execPath, [entry, '--docs', resolve(out), ...examplesArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  if (run.status !== 0) fail(`docs: ${entry} --docs failed (does it call serve()?)\n`, 1);
+  const pages = (JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { pages?: number }).pages ?? 0;
+  console.log(
+    `${pages} pages in ${resolve(out)}${examplesArgs.length > 0 ? '' : ` (no ${examples} folder: no example usage)`}`,
+  );
 }
 
 async function loadConfig(path: string): Promise<ReleaseConfig> {

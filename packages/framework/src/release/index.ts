@@ -27,9 +27,10 @@ export {
   type ReleasedArchive,
   type ReleasedSet,
 } from './build.js';
-export { authorRelease, type AuthorProvider } from './author.js';
+export { authorRelease, builtEntry, type AuthorProvider } from './author.js';
 export { bundleProvider, thirdPartyNotices, type BundledProvider } from './bundle.js';
 export { TRUST_HANDOVER_NODE_OPTIONS, type LaunchSettings } from './launchers.js';
-export { referencePages, type Page } from './pages.js';
+export { providerPages, type ExampleReader, type Page } from './pages.js';
+export { writeProviderPages } from './write-pages.js';
 export { NODE_VERSION, PLATFORMS, type Platform } from './runtimes.js';
 export { sourceState, type SourceState } from './source.js';

@@ -1,0 +1,3 @@
+data "kv_entry" "greeting" {
+  key = "examples/greeting"
+}

@@ -1,0 +1,3 @@
+output "key" {
+  value = provider::kv::key("team", "db") # "team/db"
+}

@@ -1,0 +1,4 @@
+resource "kv_entry" "greeting" {
+  key   = provider::kv::key("examples", "greeting")
+  value = "hello"
+}
