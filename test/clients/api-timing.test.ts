@@ -1,12 +1,17 @@
+/**
+ * The API time an RPC's trace line reports (packages/framework/src/wire/api-timing.ts), on a clock the
+ * test moves by hand: exact figures, whatever else the machine is doing.
+ */
 import { expect } from 'chai';
 import { secClientFor } from '../support/sec-provider.js';
 import { measureApiTime, timeApiExchange } from '../../packages/framework/src/wire/api-timing.js';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
 
-const spin = (ms: number) => {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-};
+/** A clock that stands still until the test moves it. */
+function handClock(): { now: () => number; pass: (ms: number) => void } {
+  let ms = 1_000;
+  return { now: () => ms, pass: (by) => (ms += by) };
+}
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
 /** An exchange the test finishes by hand. */
@@ -17,41 +22,43 @@ function manualExchange(): { done: Promise<string>; finish: () => void } {
 }
 
 describe('API time per RPC', () => {
-  it('counts overlapping exchanges once: at most the wall time they span, never their sum', async () => {
+  it('counts overlapping exchanges once: the time they span, never their sum', async () => {
+    const clock = handClock();
     await measureApiTime(async (apiMs) => {
-      const started = performance.now();
       const a = manualExchange();
       const b = manualExchange();
-      spin(20);
+      clock.pass(20);
       a.finish();
       await a.done;
-      spin(20);
+      expect(apiMs(), 'read while b is in flight').to.equal(20);
+      clock.pass(20);
       b.finish();
       await b.done;
-      const elapsed = performance.now() - started;
-      // Counted separately the two would add up to about 20 + 40 ms, more than the ~40 ms elapsed.
-      expect(apiMs()).to.be.at.least(38).and.at.most(elapsed);
-    });
+      // Counted separately the two would add up to 20 + 40 ms.
+      expect(apiMs()).to.equal(40);
+    }, clock.now);
   });
 
   it('adds up exchanges that follow one another, and stops counting between them', async () => {
+    const clock = handClock();
     await measureApiTime(async (apiMs) => {
       for (let i = 0; i < 2; i++) {
         const x = manualExchange();
-        spin(15);
+        clock.pass(15);
         x.finish();
         await x.done;
         await nextTurn();
-        spin(30); // not API time
+        clock.pass(30); // not API time
       }
-      expect(apiMs()).to.be.at.least(29).and.below(60);
-    });
+      expect(apiMs()).to.equal(30);
+    }, clock.now);
   });
 
   it('ends the interval of an exchange that fails, and passes the failure on', async () => {
+    const clock = handClock();
     await measureApiTime(async (apiMs) => {
       const failing = timeApiExchange(async () => {
-        spin(10);
+        clock.pass(10);
         throw new Error('connection reset');
       });
       const error = await failing.then(
@@ -59,27 +66,28 @@ describe('API time per RPC', () => {
         (err: unknown) => err,
       );
       expect(error).to.be.an('error').with.property('message', 'connection reset');
-      const afterFailure = apiMs();
-      spin(20);
-      expect(apiMs()).to.equal(afterFailure);
-    });
+      expect(apiMs()).to.equal(10);
+      clock.pass(20);
+      expect(apiMs()).to.equal(10);
+    }, clock.now);
   });
 
   it('keeps separate totals for RPCs running at the same time', async () => {
+    const clock = handClock();
+    let finishSlow!: () => void;
     const slow = measureApiTime(async (apiMs) => {
       const x = manualExchange();
-      await new Promise((r) => setTimeout(r, 40));
-      x.finish();
+      finishSlow = x.finish;
       await x.done;
       return apiMs();
-    });
+    }, clock.now);
     const idle = measureApiTime(async (apiMs) => {
-      await new Promise((r) => setTimeout(r, 40));
+      await nextTurn();
       return apiMs();
-    });
-    const [slowMs, idleMs] = await Promise.all([slow, idle]);
-    expect(slowMs).to.be.at.least(35);
-    expect(idleMs).to.equal(0);
+    }, clock.now);
+    clock.pass(40);
+    finishSlow();
+    expect(await Promise.all([slow, idle])).to.deep.equal([40, 0]);
   });
 
   it('measures the sec client: its requests count, and outside an RPC nothing is counted or broken', async () => {
@@ -88,12 +96,14 @@ describe('API time per RPC', () => {
     try {
       const profile = await client.userProfile.get();
       expect(profile).to.be.an('array');
-      const { ms, elapsed } = await measureApiTime(async (apiMs) => {
-        const started = performance.now();
+      // Each exchange's start and end read the clock once: one request, one interval.
+      let reads = 0;
+      const counting = () => ++reads;
+      const ms = await measureApiTime(async (apiMs) => {
         await client.userProfile.get();
-        return { ms: apiMs(), elapsed: performance.now() - started };
-      });
-      expect(ms).to.be.above(0).and.at.most(elapsed);
+        return apiMs();
+      }, counting);
+      expect({ ms, reads }).to.deep.equal({ ms: 1, reads: 2 });
     } finally {
       await client.close();
       await emulator.close();

@@ -8,30 +8,35 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+/** A clock in milliseconds: `performance.now`, or a test's own, which it moves by hand. */
+export type Clock = () => number;
+
 class ApiTimeAccumulator {
   private inFlight = 0;
   private busySince = 0;
   private totalMs = 0;
 
+  constructor(private readonly now: Clock) {}
+
   begin(): void {
-    if (this.inFlight++ === 0) this.busySince = performance.now();
+    if (this.inFlight++ === 0) this.busySince = this.now();
   }
 
   end(): void {
-    if (--this.inFlight === 0) this.totalMs += performance.now() - this.busySince;
+    if (--this.inFlight === 0) this.totalMs += this.now() - this.busySince;
   }
 
   /** Includes the running stretch when read while exchanges are still in flight. */
   get ms(): number {
-    return this.totalMs + (this.inFlight > 0 ? performance.now() - this.busySince : 0);
+    return this.totalMs + (this.inFlight > 0 ? this.now() - this.busySince : 0);
   }
 }
 
 const current = new AsyncLocalStorage<ApiTimeAccumulator>();
 
 /** Runs `body` with a fresh accumulator; `apiMs()` reads it at any point, e.g. when logging. */
-export function measureApiTime<T>(body: (apiMs: () => number) => T): T {
-  const accumulator = new ApiTimeAccumulator();
+export function measureApiTime<T>(body: (apiMs: () => number) => T, now: Clock = () => performance.now()): T {
+  const accumulator = new ApiTimeAccumulator(now);
   return current.run(accumulator, () => body(() => accumulator.ms));
 }
 
