@@ -134,7 +134,7 @@ describe('sec client connection pool', () => {
     const pool = openPool(`https://127.0.0.1:${port}`, { connections: 2, connectTimeoutMs: 150 });
     const started = Date.now();
     const error = await failure(get(pool));
-    expect(Date.now() - started).to.be.within(100, 2000);
+    expect(Date.now() - started, 'not before the connect timeout').to.be.at.least(100);
     expect(error.code).to.equal(POOL_ERROR_CODES.connectTimeout);
     expect(isNotSentError(error)).to.equal(true);
   });
@@ -290,9 +290,8 @@ describe('sec client connection pool', () => {
   for (const [what, answer, reason] of malformed) {
     it(`fails an answer with ${what} at once as malformed, quoting nothing of it, and closes its connection`, async () => {
       const { pool, state } = await hostileServer(Buffer.from(answer, 'latin1'));
-      const started = Date.now();
+      // The server keeps the connection open: an answer not judged malformed would never end.
       const error = await failure(get(pool));
-      expect(Date.now() - started, 'no wait for the deadline').to.be.below(2000);
       expect(error.code).to.equal(POOL_ERROR_CODES.malformed);
       expect(error.message).to.match(/^the answer (is not valid HTTP\/1\.1|is in a transfer coding)/);
       expect(error.message).to.match(reason);
@@ -545,7 +544,7 @@ describe('sec client connection pool', () => {
       const pool = openPool('https://sec-api.test', { proxy: proxied(proxy.url), connectTimeoutMs: 150 });
       const started = Date.now();
       const error = await failure(get(pool));
-      expect(Date.now() - started).to.be.within(100, 2000);
+      expect(Date.now() - started, 'not before the connect timeout').to.be.at.least(100);
       expect(error.code).to.equal(POOL_ERROR_CODES.connectTimeout);
       expect(isNotSentError(error)).to.equal(true);
     });

