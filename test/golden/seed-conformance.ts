@@ -43,11 +43,15 @@ export function resourceToken(provider: string, tfType: string): string {
  * The differences the provider declares with its fields (`addedOverUpstream`): each argument or
  * attribute the upstream provider lacks is "not in the seed", for the reason the field gives, under the
  * name the seed compares it by: the provider's config, the resource, or the nested type the Pulumi
- * schema gives its block (found by following the schema's references down the block's path). A data
- * source's is refused here with its place, so that none goes unchecked.
+ * schema gives its block (found by following the schema's references down the block's path). Where
+ * the seed does not describe that resource or type, none of its fields is compared, so the declaration
+ * allows nothing (and is no stale allowance). A data source's is refused here with its place, so that
+ * none goes unchecked.
  */
 export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<AllowedDifference[]> {
   const def = await loadProviderDef(provider);
+  const seed = loadAtDeclaration(SEED_FIXTURE[provider], parseSeed).value;
+  const described = new Set(['config', ...Object.keys(seed?.resources ?? {}), ...Object.keys(seed?.types ?? {})]);
   const { schema } = buildPulumiSchemaWithReport(await describeProvider(provider));
   /** The nested type a property refers to (`AccountsClusterConfiguration`), and its properties. */
   const nestedType = (property: PulumiPropertySpec | undefined, where: string) => {
@@ -75,6 +79,7 @@ export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<Allowe
       if (reason === undefined) return [];
       if (subject === undefined)
         throw new Error(`${where}.${name} is added over upstream: a data source's fields are not seed differences`);
+      if (!described.has(subject)) return [];
       return [{ what: `${subject}.${pulumiName}: not in the seed`, reason }];
     });
   return [
@@ -160,7 +165,13 @@ export function describeSeedConformance(spec: ConformanceSpec): void {
     for (const subject of subjects) {
       it(`${subject} matches the seed`, () => {
         const diffs = compareWithSeed(schema, seed!, { only: [subject], allowedDifferences: spec.allowed });
-        fail(`${diffs.length} difference(s) from the seed`, diffs);
+        // A field the upstream provider lacks is said with what to do about it.
+        const said = diffs.map((d) =>
+          d.endsWith(': not in the seed')
+            ? `${d}: the upstream provider lacks it, so declare it with \`addedOverUpstream: '<why>'\``
+            : d,
+        );
+        fail(`${diffs.length} difference(s) from the seed`, said);
       });
     }
 
