@@ -1,0 +1,143 @@
+/**
+ * Every optional argument of every resource type is sent, kept by the platform, read back and changed
+ * alone: in this process (the framework's harness) against each provider's emulator, each type's
+ * one-of-each object (test/resources/<p>/one-of-each.ts) is made again with one argument it leaves unset
+ * given a value its declaration accepts (src/schema/samples.ts), then read, and the plan of the same
+ * configuration must change nothing; then the argument alone takes another accepted value, and again.
+ * A field whose create or update the resource does not send, whose value the emulator does not store,
+ * or whose answer the read does not map fails here in seconds, naming the type and the argument. An
+ * argument no such value exists for (it names objects, it must match another, the platform assigns
+ * it) is left to the tests of its type, as is one the configuration refuses beside the others.
+ */
+import { expect } from 'chai';
+import type { AttrDef, Fields } from '../../packages/framework/src/schema/define.js';
+import type { ProviderDef } from '../../packages/framework/src/engine/contracts/index.js';
+import { HarnessError } from '../../packages/framework/src/testing/harness-diagnostics.js';
+import { ProviderHarness } from '../../packages/framework/src/testing/harness.js';
+import { startSecEmulator } from '../../src/emulators/sec/index.js';
+import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
+import { loadProviderDef } from '../../src/providers/describe.js';
+import { samplesOf } from '../../src/schema/samples.js';
+import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
+import { isArgument, type Step, valueAt, withValue } from '../props/configs.js';
+import type { Case, Plain } from './identity-and-lists.js';
+import { makeSecPrerequisites, SEC_CASES } from './sec/one-of-each.js';
+import { prepareVdbPrerequisites, VDB_CASES } from './vdb/one-of-each.js';
+
+/**
+ * The optional arguments of a type its case leaves unset, at the top and in the first element of each
+ * block the case sets, each with two values it accepts (or one).
+ */
+function untried(fields: Fields, base: Plain, at: Step[] = []): { path: Step[]; values: unknown[] }[] {
+  return Object.entries(fields).flatMap(([name, def]) => {
+    const path = [...at, name];
+    const given = valueAt(base, path);
+    if (def.kind === 'block')
+      return Array.isArray(given) && given.length > 0 ? untried(def.fields, base, [...path, 0]) : [];
+    if (given !== undefined || !isArgument(def)) return [];
+    const o = (def as AttrDef<unknown>).options;
+    if (o.required || o.writeOnly || o.twinOf !== undefined || o.deprecated !== undefined || o.providerOnly) return [];
+    const values = samplesOf(def as AttrDef<unknown>).filter((v) => JSON.stringify(v) !== JSON.stringify(o.default));
+    return values.length === 0 ? [] : [{ path, values: values.slice(0, 2) }];
+  });
+}
+
+interface Outcome {
+  readonly tried: string[];
+  readonly refused: string[];
+  readonly problems: string[];
+}
+
+/** Makes, reads and changes each untried argument of each case; what went wrong, by type and argument. */
+async function tryEveryArgument(harness: ProviderHarness, def: ProviderDef<any, any>, cases: readonly Case[]) {
+  const outcome: Outcome = { tried: [], refused: [], problems: [] };
+  const said = (error: unknown) =>
+    error instanceof HarnessError
+      ? error.diagnostics.map((d) => `${d.summary}: ${d.detail}`).join(' / ')
+      : String(error);
+  for (const row of cases) {
+    const r = def.resources.find((x) => x.typeName === row.type)!;
+    const base = row.config();
+    for (const { path, values } of untried(r.schema.fields as Fields, base)) {
+      const at = `${row.type}.${path.join('.')}`;
+      const config = withValue(base, path, values[0]);
+      // A value the configuration or the plan refuses beside the case's others is not this test's.
+      const refused = await harness.plan(row.type, { config }).then(
+        (plan) => plan.diagnostics.some((d) => d.severity === 'error'),
+        () => true,
+      );
+      if (refused || harness.validate(row.type, config).some((d) => d.severity === 'error')) {
+        outcome.refused.push(at);
+        continue;
+      }
+      let state: Record<string, unknown> | null = null;
+      try {
+        state = await harness.create(row.type, config);
+      } catch (error) {
+        outcome.problems.push(`${at} = ${JSON.stringify(values[0])}: the create failed: ${said(error)}`);
+        continue;
+      }
+      outcome.tried.push(at);
+      try {
+        row.settle?.();
+        const read = async (when: string, with_: Plain) => {
+          state = await harness.read(row.type, state!);
+          if (state === null) throw new Error(`${when}: the read found no object`);
+          const plan = await harness.plan(row.type, { config: with_, prior: state });
+          if (plan.action !== 'no-op')
+            throw new Error(
+              `${when}: the plan of the same configuration would ${plan.action} ${plan.changes.join(', ')}`,
+            );
+        };
+        await read(`made with ${JSON.stringify(values[0])}`, config);
+        if (values.length > 1) {
+          const changed = withValue(base, path, values[1]);
+          state = await harness.apply(row.type, { config: changed, prior: state });
+          row.settle?.();
+          await read(`changed alone to ${JSON.stringify(values[1])}`, changed);
+        }
+      } catch (error) {
+        outcome.problems.push(`${at}: ${error instanceof HarnessError ? said(error) : (error as Error).message}`);
+      } finally {
+        if (state !== null) await harness.destroy(row.type, state).catch(() => undefined);
+      }
+    }
+  }
+  return outcome;
+}
+
+describe('every optional argument is sent, kept, read back and changed alone', function () {
+  this.timeout(300_000);
+
+  it('sec', async () => {
+    const emulator = await startSecEmulator();
+    const harness = await ProviderHarness.start(await loadProviderDef('sec'), {
+      env: { ...process.env, ...secProviderEnv(emulator) },
+    });
+    try {
+      await makeSecPrerequisites((type, config) => harness.create(type, config) as never);
+      const outcome = await tryEveryArgument(harness, await loadProviderDef('sec'), SEC_CASES);
+      console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
+      expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
+      expect(outcome.tried.length).to.be.above(20);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('vdb', async () => {
+    const emulator = await startVdbEmulator({ provisioningMs: 50 });
+    await prepareVdbPrerequisites(emulator);
+    const harness = await ProviderHarness.start(await loadProviderDef('vdb'), {
+      env: { ...process.env, ...vdbProviderEnv(emulator) },
+    });
+    try {
+      const outcome = await tryEveryArgument(harness, await loadProviderDef('vdb'), VDB_CASES);
+      console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
+      expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
+      expect(outcome.tried.length).to.be.above(5);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
