@@ -210,9 +210,10 @@ function derive(field: string, spec: FieldSpec, options: SecRuleOptions, recordi
       return out as Validator<unknown>[];
     }
     case 'integer':
+      // A whole number even where the platform names no bound: 500.5 is refused at plan, not by the platform.
       return kinds.includes('range')
         ? [validators.intBetween(spec.min ?? Number.MIN_SAFE_INTEGER, spec.max ?? Number.MAX_SAFE_INTEGER)]
-        : [];
+        : [validators.whole() as Validator<unknown>];
     case 'array': {
       const out: Validator<unknown>[] = [];
       if (spec.minItems !== undefined || kinds.includes('maxItems')) out.push(itemCount(spec.minItems, spec.maxItems));
