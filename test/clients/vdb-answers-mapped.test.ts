@@ -16,7 +16,7 @@ import { vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { vdbMethod } from '../../src/wire/vdb-proto.js';
 import { ProviderHarness } from '../../packages/framework/src/testing/harness.js';
 import { shownNowhereProblems } from '../support/shown-nowhere.js';
-import { VDB_CASES, prepareVdbPrerequisites } from '../resources/vdb/one-of-each.js';
+import { VDB_CASES, VDB_DATA_SOURCES as DATA_SOURCES, prepareVdbPrerequisites } from '../resources/vdb/one-of-each.js';
 
 describe('vdb: every field the API answers with is mapped', function () {
   this.timeout(300_000);
@@ -88,22 +88,6 @@ const MORE_CASES = [
 ];
 
 /** The configuration of each data source, from the objects made of each resource type. */
-const DATA_SOURCES: Readonly<
-  Record<string, (made: ReadonlyMap<string, Record<string, unknown>>) => Record<string, unknown>>
-> = {
-  vdb_booking_packages: () => ({ cloud_provider: 'aws', cloud_region: 'eu-central-1' }),
-  vdb_accounts_cluster: (made) => ({ id: made.get('vdb_accounts_cluster')!.id }),
-  vdb_accounts_clusters: () => ({}),
-  vdb_accounts_auth_keys: () => ({}),
-  vdb_accounts_backup_schedule: (made) => ({
-    id: made.get('vdb_accounts_backup_schedule')!.id,
-    cluster_id: made.get('vdb_accounts_backup_schedule')!.cluster_id,
-  }),
-  vdb_accounts_backup_schedules: (made) => ({ cluster_id: made.get('vdb_accounts_backup_schedule')!.cluster_id }),
-  vdb_accounts_database_api_keys_v2: (made) => ({
-    cluster_id: made.get('vdb_accounts_database_api_key_v2')!.cluster_id,
-  }),
-};
 
 const LISTING_COUNT = "a listing's count: the provider reads every page until none is left";
 const ENDPOINT_PORTS = "the endpoint's ports: the seed's cluster shows its url alone";

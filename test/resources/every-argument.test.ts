@@ -5,7 +5,9 @@
  * given a value its declaration accepts (src/schema/samples.ts), then read, and the plan of the same
  * configuration must change nothing; then the argument alone takes another accepted value, and again.
  * A field whose create or update the resource does not send, whose value the emulator does not store,
- * or whose answer the read does not map fails here in seconds, naming the type and the argument. An
+ * or whose answer the read does not map fails here in seconds, naming the type and the argument; so
+ * does a data source that shows the type's objects (found in its answer by their `id`) and drops the
+ * argument or shows it otherwise than the resource's state. An
  * argument no such value exists for (it names objects, it must match another, the platform assigns
  * it) is left to the tests of its type, as is one the configuration refuses beside the others.
  */
@@ -22,7 +24,17 @@ import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli
 import { isArgument, type Step, valueAt, withValue } from '../props/configs.js';
 import type { Case, Plain } from './identity-and-lists.js';
 import { makeSecPrerequisites, SEC_CASES } from './sec/one-of-each.js';
-import { prepareVdbPrerequisites, VDB_CASES } from './vdb/one-of-each.js';
+import { prepareVdbPrerequisites, VDB_CASES, VDB_DATA_SOURCES } from './vdb/one-of-each.js';
+
+/**
+ * The sec data sources that show a resource type's fields: none (the agent access token's looks the
+ * token up by name and shows the token alone).
+ */
+const SEC_DATA_SOURCES: DataSources = {};
+
+/** A field's place among the declarations: a block's fields under its name, its element index dropped. */
+const fieldPath = (path: readonly Step[]): Step[] =>
+  path.flatMap((step, i) => (typeof step === 'number' ? [] : i === 0 ? [step] : ['fields', step]));
 
 /**
  * The optional arguments of a type its case leaves unset, at the top and in the first element of each
@@ -48,8 +60,58 @@ interface Outcome {
   readonly problems: string[];
 }
 
+/** Configurations of the data sources, from the objects made (by type); one that needs another type throws. */
+type DataSources = Readonly<Record<string, (made: ReadonlyMap<string, Record<string, unknown>>) => Plain>>;
+
+/** The object with this `id` in a data source's answer: the answer itself, or one of its lists' elements. */
+function objectWithId(tree: unknown, id: unknown): Plain | undefined {
+  if (Array.isArray(tree)) {
+    for (const element of tree) {
+      const found = objectWithId(element, id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (tree === null || typeof tree !== 'object') return undefined;
+  if ((tree as Plain).id === id) return tree as Plain;
+  return objectWithId(Object.values(tree), id);
+}
+
+/** What each data source that shows the object `state` says at `path`, where it differs from the state. */
+async function dataSourceProblems(
+  harness: ProviderHarness,
+  dataSources: DataSources,
+  type: string,
+  state: Record<string, unknown>,
+  path: Step[],
+): Promise<string[]> {
+  const made = new Map([[type, state]]);
+  const problems: string[] = [];
+  for (const [source, configOf] of Object.entries(dataSources)) {
+    let config: Plain;
+    try {
+      config = configOf(made);
+    } catch {
+      continue; // it reads another type's objects
+    }
+    const shown = objectWithId(await harness.readDataSource(source, config), state.id);
+    if (shown === undefined) continue;
+    const [held, there] = [valueAt(state as Plain, path), valueAt(shown, path)];
+    if (JSON.stringify(there) !== JSON.stringify(held))
+      problems.push(
+        `data source ${source} shows ${path.join('.')} as ${JSON.stringify(there)}, the state ${JSON.stringify(held)}`,
+      );
+  }
+  return problems;
+}
+
 /** Makes, reads and changes each untried argument of each case; what went wrong, by type and argument. */
-async function tryEveryArgument(harness: ProviderHarness, def: ProviderDef<any, any>, cases: readonly Case[]) {
+async function tryEveryArgument(
+  harness: ProviderHarness,
+  def: ProviderDef<any, any>,
+  cases: readonly Case[],
+  dataSources: DataSources,
+) {
   const outcome: Outcome = { tried: [], refused: [], problems: [] };
   const said = (error: unknown) =>
     error instanceof HarnessError
@@ -90,6 +152,10 @@ async function tryEveryArgument(harness: ProviderHarness, def: ProviderDef<any, 
             );
         };
         await read(`made with ${JSON.stringify(values[0])}`, config);
+        const sensitive = (valueAt(r.schema.fields as Plain, fieldPath(path)) as AttrDef<unknown>).options.sensitive;
+        if (!sensitive)
+          for (const problem of await dataSourceProblems(harness, dataSources, row.type, state!, path))
+            outcome.problems.push(`${at}: ${problem}`);
         if (values.length > 1) {
           const changed = withValue(base, path, values[1]);
           state = await harness.apply(row.type, { config: changed, prior: state });
@@ -116,7 +182,7 @@ describe('every optional argument is sent, kept, read back and changed alone', f
     });
     try {
       await makeSecPrerequisites((type, config) => harness.create(type, config) as never);
-      const outcome = await tryEveryArgument(harness, await loadProviderDef('sec'), SEC_CASES);
+      const outcome = await tryEveryArgument(harness, await loadProviderDef('sec'), SEC_CASES, SEC_DATA_SOURCES);
       console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
       expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
       expect(outcome.tried.length).to.be.above(20);
@@ -132,7 +198,7 @@ describe('every optional argument is sent, kept, read back and changed alone', f
       env: { ...process.env, ...vdbProviderEnv(emulator) },
     });
     try {
-      const outcome = await tryEveryArgument(harness, await loadProviderDef('vdb'), VDB_CASES);
+      const outcome = await tryEveryArgument(harness, await loadProviderDef('vdb'), VDB_CASES, VDB_DATA_SOURCES);
       console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
       expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
       expect(outcome.tried.length).to.be.above(5);

@@ -100,3 +100,24 @@ export async function prepareVdbPrerequisites(emulator: VdbEmulator): Promise<vo
   vdbPrereq.member = emulator.addMember('q-member@vdb-emulator.example').email;
   vdbPrereq.finishProvisioning = () => emulator.clock.advance(60_000);
 }
+
+/**
+ * A configuration of every data source, from the objects made of each type (by type): each reads what
+ * its row's object is, or its account's objects of the kind.
+ */
+export const VDB_DATA_SOURCES: Readonly<
+  Record<string, (made: ReadonlyMap<string, Record<string, unknown>>) => Record<string, unknown>>
+> = {
+  vdb_booking_packages: () => ({ cloud_provider: 'aws', cloud_region: 'eu-central-1' }),
+  vdb_accounts_cluster: (made) => ({ id: made.get('vdb_accounts_cluster')!.id }),
+  vdb_accounts_clusters: () => ({}),
+  vdb_accounts_auth_keys: () => ({}),
+  vdb_accounts_backup_schedule: (made) => ({
+    id: made.get('vdb_accounts_backup_schedule')!.id,
+    cluster_id: made.get('vdb_accounts_backup_schedule')!.cluster_id,
+  }),
+  vdb_accounts_backup_schedules: (made) => ({ cluster_id: made.get('vdb_accounts_backup_schedule')!.cluster_id }),
+  vdb_accounts_database_api_keys_v2: (made) => ({
+    cluster_id: made.get('vdb_accounts_database_api_key_v2')!.cluster_id,
+  }),
+};
