@@ -5,7 +5,14 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AcceptanceError, acceptanceTest, clisFromEnv } from '@keel/provider-framework/testing';
+import {
+  AcceptanceError,
+  acceptanceTest,
+  clisFromEnv,
+  knownValue,
+  planCheck,
+  stateCheck,
+} from '@keel/provider-framework/testing';
 
 const provider = {
   namespace: 'acme',
@@ -128,6 +135,43 @@ const results = {
       return { other: String(error), seen, left: left(store) };
     }
   })(),
+  // Check objects, as terraform-plugin-testing's plancheck, statecheck and knownvalue: ones that hold, then ones that do not.
+  checks: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      planChecks: [
+        planCheck.resourceAction('kv_entry.app', 'create'),
+        planCheck.unknownValue('kv_entry.app', 'version'),
+        planCheck.knownValue('kv_entry.app', 'value', knownValue.exact('1')),
+      ],
+      stateChecks: [
+        stateCheck.knownValue('kv_entry.app', 'version', knownValue.exact(1)),
+        stateCheck.knownValue('kv_entry.app', 'id', knownValue.matches(/^a$/)),
+      ],
+    },
+    {
+      config: config(s, 'a', '2'),
+      planChecks: [
+        planCheck.resourceAction('kv_entry.app', 'update'),
+        planCheck.unknownValue('kv_entry.app', 'version'),
+      ],
+    },
+  ]),
+  planChecksFail: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      planChecks: [
+        planCheck.knownValue('kv_entry.app', 'version', knownValue.exact(1)),
+        planCheck.sensitiveValue('kv_entry.app', 'value'),
+      ],
+    },
+  ]),
+  stateChecksFail: await outcome((s) => [
+    {
+      config: config(s, 'a', '1'),
+      stateChecks: [stateCheck.knownValue('kv_entry.app', 'version', knownValue.exact(2))],
+    },
+  ]),
   holds: await outcome((s) => [
     {
       config: config(s, 'a', '1'),

@@ -188,6 +188,15 @@ describe('the framework package', function () {
     const results = await probe({ TF_ACC: '1' });
     expect(results.holds).to.deep.equal({ ran: true, left: [] });
     expect(results.endsOnError).to.deep.equal({ ran: true, left: [] });
+    expect(results.checks).to.deep.equal({ ran: true, left: [] });
+    expect(results.planChecksFail).to.deep.include({ step: 1, phase: null, left: [] });
+    expect(results.planChecksFail.message).to.equal(
+      'step 1: the plan is not as expected:\n  kv_entry.app.version: unknown at plan\n  kv_entry.app.value: not sensitive',
+    );
+    expect(results.stateChecksFail.message).to.equal(
+      'step 1: the state is not as expected:\n  kv_entry.app.version: 1, expected 2',
+    );
+    expect(results.stateChecksFail.left).to.deep.equal([]);
     // A failed step, applied or not, leaves nothing on the platform: the destroy runs whenever the state holds something.
     for (const failed of ['planChanges', 'state', 'expectErrorApplied', 'drift', 'importVerify', 'expectErrorOther'])
       expect(results[failed].left, `${failed}: what the failed test left`).to.deep.equal([]);

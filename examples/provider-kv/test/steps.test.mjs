@@ -1,13 +1,21 @@
 // The same provider as steps (terraform-plugin-testing's TestStep form), under each CLI that
 // TF_ACC_TERRAFORM_PATH names: each step's plan, the state after it, an error a step must fail with,
 // and an import that must read back what the state holds. Runs where TF_ACC is set.
+// Check objects (planCheck, stateCheck, knownValue) say more than address → values: what is unknown at plan.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { acceptanceEnabled, acceptanceTest, clisFromEnv } from '@keel/provider-framework/testing';
+import {
+  acceptanceEnabled,
+  acceptanceTest,
+  clisFromEnv,
+  knownValue,
+  planCheck,
+  stateCheck,
+} from '@keel/provider-framework/testing';
 
 const provider = {
   namespace: 'acme',
@@ -51,7 +59,10 @@ for (const cli of clisFromEnv()) {
         {
           config: config(store, 'provider::kv::key("team", "app")', 'two'),
           planChanges: { 'kv_entry.app': 'update' },
-          state: { 'kv_entry.app': { value: 'two', version: 2 } },
+          // The version changes with the value: the plan cannot know it.
+          planChecks: [planCheck.unknownValue('kv_entry.app', 'version')],
+          state: { 'kv_entry.app': { value: 'two' } },
+          stateChecks: [stateCheck.knownValue('kv_entry.app', 'version', knownValue.exact(2))],
         },
         {
           config: config(store, 'provider::kv::key("team", "")', 'two'),

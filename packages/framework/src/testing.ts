@@ -52,6 +52,14 @@ export {
   type AcceptanceTest,
   type TestStep,
 } from './testing/acceptance.js';
+export {
+  knownValue,
+  planCheck,
+  stateCheck,
+  type PlanCheck,
+  type StateCheck,
+  type ValueCheck,
+} from './testing/checks.js';
 export { HarnessError, type HarnessDiagnostic } from './testing/harness-diagnostics.js';
 export type { ChangeRequest } from './testing/harness-lifecycle.js';
 export type { PlannedAction } from './testing/harness-plan.js';

@@ -19,6 +19,7 @@ import {
   type CliWorkspaceOptions,
   type StateResource,
 } from './cli-workspace.js';
+import type { PlanCheck, StateCheck } from './checks.js';
 
 /** One step: a configuration, and what planning and applying it must do. */
 export interface TestStep {
@@ -39,6 +40,8 @@ export interface TestStep {
   readonly refreshState?: boolean;
   /** What the step's plan must make: address → actions joined by `,` (`create`, `update`, `delete,create`). */
   readonly planChanges?: Readonly<Record<string, string>>;
+  /** Checks of the step's plan before it is applied (./checks.ts: `planCheck.unknownValue`, …). */
+  readonly planChecks?: readonly PlanCheck[];
   /** The step must fail, its error matching this: the CLI's output is searched. Nothing else of the step runs. */
   readonly expectError?: RegExp;
   /** Plan only, never apply: the plan must be empty unless `expectNonEmptyPlan` or `planChanges` says otherwise. */
@@ -50,6 +53,8 @@ export interface TestStep {
    * (others are not compared), or `null` for an address the state must not hold.
    */
   readonly state?: Readonly<Record<string, Readonly<Record<string, unknown>> | null>>;
+  /** Checks of the state after the apply (./checks.ts: `stateCheck.knownValue`, …). */
+  readonly stateChecks?: readonly StateCheck[];
   /** More checks after the apply, with the workspace (its state, its files). */
   readonly check?: (workspace: CliWorkspace) => void | Promise<void>;
   /**
@@ -169,6 +174,11 @@ async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (messa
   const replace = (step.taint ?? []).map((address) => `-replace=${address}`);
   const plan = await workspace.plan(replace);
   if (step.planChanges) assertChanges(plan, step.planChanges);
+  failing(
+    'the plan is not as expected',
+    (step.planChecks ?? []).map((c) => c.check(plan)),
+    fail,
+  );
   if (step.planOnly) {
     if (!step.planChanges && !step.expectNonEmptyPlan && plan.changes.length > 0)
       fail(`the plan is not empty:\n${plan.changes.map(describeChange).join('\n')}`);
@@ -181,6 +191,14 @@ async function appliedStep(workspace: CliWorkspace, step: TestStep, fail: (messa
 /** What an applied step must then hold: its state and checks, and an empty plan. */
 async function afterApply(workspace: CliWorkspace, step: TestStep, fail: (message: string) => never) {
   if (step.state) await checkState(await workspace.state(), step.state, fail);
+  if (step.stateChecks) {
+    const state = await workspace.state();
+    failing(
+      'the state is not as expected',
+      step.stateChecks.map((c) => c.check(state)),
+      fail,
+    );
+  }
   await step.check?.(workspace);
   const after = await workspace.plan();
   if (!step.expectNonEmptyPlan && after.changes.length > 0)
@@ -254,6 +272,12 @@ async function checkState(
         problems.push(`  ${address}.${name}: ${show(found.values[name])}, expected ${show(value)}`);
   }
   if (problems.length > 0) fail(`the state is not as expected:\n${problems.join('\n')}`);
+}
+
+/** Fails with every problem the checks found, under `title`. */
+function failing(title: string, problems: readonly (string | undefined)[], fail: (message: string) => never): void {
+  const found = problems.filter((p): p is string => p !== undefined);
+  if (found.length > 0) fail(`${title}:\n${found.map((p) => `  ${p}`).join('\n')}`);
 }
 
 const show = (value: unknown) => (value === undefined ? 'absent' : JSON.stringify(value));

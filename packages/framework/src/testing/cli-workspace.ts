@@ -62,6 +62,8 @@ export interface StateResource {
   readonly type: string;
   readonly name: string;
   readonly values: Record<string, unknown>;
+  /** Which of its values are sensitive: `true` at each such path, as `show -json` gives `sensitive_values`. */
+  readonly sensitiveValues: Record<string, unknown>;
 }
 
 /** A command that ended with an exit code other than the one expected. */
@@ -157,7 +159,13 @@ export class CliWorkspace {
     const resources: StateResource[] = [];
     const visit = (module: any) => {
       for (const r of module?.resources ?? [])
-        resources.push({ address: r.address, type: r.type, name: r.name, values: r.values });
+        resources.push({
+          address: r.address,
+          type: r.type,
+          name: r.name,
+          values: r.values,
+          sensitiveValues: r.sensitive_values ?? {},
+        });
       for (const child of module?.child_modules ?? []) visit(child);
     };
     visit(json.values?.root_module);
