@@ -4,7 +4,16 @@
  * the retention are checked at plan time; a retention written another way (`72h` vs `72h0m0s`) is
  * no change.
  */
-import { attr, dataSource, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
+import {
+  attr,
+  dataSource,
+  listedInOneCall,
+  listResource,
+  type ModelOf,
+  resource,
+  resourceSchema,
+  t,
+} from '@keel/provider-framework';
 import type { BackupSchedule } from '../../clients/vdb/api.js';
 import {
   ACCOUNT_ID,
@@ -156,6 +165,16 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
         { signal: ctx.signal },
       ),
     );
+  },
+  // Every schedule of the account in one listing (its pages), those marked deleted too, as a read finds them.
+  readsByListing: {
+    scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
+    pages: listedInOneCall((ctx, prior: Model) =>
+      ctx.client.api.backupSchedules.list({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
+    ),
+    // As findCreated's import id names it.
+    idOf: (schedule) => `${schedule.clusterId}/${schedule.id}`,
+    read: (schedule) => scheduleFromApi(schedule),
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);

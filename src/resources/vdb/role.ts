@@ -4,7 +4,15 @@
  * (docs/api/vdb.md, "Account ids on resources").
  */
 import * as forms from '../../schema/forms.js';
-import { attr, block, listResource, type ModelOf, resource, resourceSchema } from '@keel/provider-framework';
+import {
+  attr,
+  block,
+  listedInOneCall,
+  listResource,
+  type ModelOf,
+  resource,
+  resourceSchema,
+} from '@keel/provider-framework';
 import type { Role } from '../../clients/vdb/api.js';
 import {
   accountScopedIdentity,
@@ -69,6 +77,14 @@ type Model = ModelOf<typeof fields>;
  * The role as the resource shows it. Permissions come in the order of `order` (the plan's) where
  * they match, so each planned element finds its own category in the result.
  */
+/** What a read makes of the role the platform holds, against the state before it. */
+function readFrom(r: Role, prior: Model): Partial<Model> {
+  const result = fromApi(r, prior.permissions);
+  // An empty description and an unset one are the same to the platform: keep the configured form.
+  if (result.description === null && prior.description === '') result.description = '';
+  return result;
+}
+
 function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Model> {
   const rank = (v: string) => {
     const i = order.findIndex((p) => p.value === v);
@@ -144,11 +160,16 @@ export const role = resource<typeof fields, VdbContext>({
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    const r = await ctx.client.api.iam.getRole({ accountId, roleId: prior.id! }, { signal: ctx.signal });
-    const result = fromApi(r, prior.permissions);
-    // An empty description and an unset one are the same to the platform: keep the configured form.
-    if (result.description === null && prior.description === '') result.description = '';
-    return result;
+    return readFrom(await ctx.client.api.iam.getRole({ accountId, roleId: prior.id! }, { signal: ctx.signal }), prior);
+  },
+  // The account's roles come in one answer (ListRoles has no pages).
+  readsByListing: {
+    scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
+    pages: listedInOneCall((ctx, prior: Model) =>
+      ctx.client.api.iam.listRoles({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
+    ),
+    idOf: (role) => role.id,
+    read: (role, prior) => readFrom(role, prior),
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
