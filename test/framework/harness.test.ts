@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import {
   ApiError,
   attr,
+  listedInOneCall,
   provider,
   providerSchema,
   resource,
@@ -146,6 +147,20 @@ describe('the test kit: ProviderHarness', () => {
       'resource type memo_loose: `count`: its default 2.5 is refused by its own validator: it must be a whole number, got 2.5',
       'resource type memo_loose: `zone`: its default "mars" is refused by its own validator: it must be one of "eu", "us", got "mars"',
       'resource type memo_loose: `tags` has elements that are a string, but has a validator of number values (a whole number)',
+    ]);
+  });
+
+  it('refuses reads by listing without findCreated, whose import id names the object in the listing', () => {
+    const definition = memoProvider(store);
+    const [first] = definition.resources;
+    const listing = {
+      pages: listedInOneCall(async () => [] as { key: string }[]),
+      idOf: (item: { key: string }) => item.key,
+      read: async () => null,
+    };
+    const wrong = { ...definition, resources: [{ ...first!, readsByListing: listing as never }] };
+    expect(declarationProblems(wrong)).to.deep.equal([
+      'resource type memo_note: readsByListing needs findCreated, whose importId names the object in the listing',
     ]);
   });
 

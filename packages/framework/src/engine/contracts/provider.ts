@@ -84,6 +84,11 @@ export function declarationProblems(def: ProviderDef<any, any>): string[] {
   for (const r of def.resources) {
     check(`resource type ${r.typeName}`, r.schema, r.argumentRules);
     if (r.list) check(`list resource ${r.typeName}`, r.list.schema);
+    // A listing's items are found by the id findCreated imports an object by: without it none is ever found.
+    if (r.readsByListing && !r.findCreated)
+      problems.push(
+        `resource type ${r.typeName}: readsByListing needs findCreated, whose importId names the object in the listing`,
+      );
   }
   for (const d of def.dataSources) check(`data source ${d.typeName}`, d.schema, d.argumentRules);
   for (const e of def.ephemeralResources ?? []) check(`ephemeral resource ${e.typeName}`, e.schema);
