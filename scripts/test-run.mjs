@@ -150,8 +150,13 @@ function runJob(job, lane) {
         results.skipped += Number(totals[3]);
       }
       // Mocha's account of each failure, repeated at the end so that a log's tail names what failed.
-      const failing = /\n[^\n]*?\b\d+ failing[\s\S]*?(?=\n+Time per test file|\n+\d+ passed, \d+ failed)/.exec(output);
-      if (failing) results.failures.push(`${name}:${failing[0]}`);
+      const failing =
+        /\n[^\n]*?\b\d+ failing[\s\S]*?(?=\n+Failing files: |\n+Time per test file|\n+\d+ passed, \d+ failed)/.exec(
+          output,
+        );
+      // The files that failed by name, not the job's first file (a job runs several).
+      const failedFiles = /^Failing files: (.*)$/m.exec(output)?.[1];
+      if (failing) results.failures.push(`${failedFiles ?? name}:${failing[0]}`);
       if (!totals || (code !== 0 && Number(totals?.[2] ?? 0) === 0))
         results.crashed.push(`${name}: exit ${code ?? signal}${totals ? '' : ', no totals line'}`);
       let cpu = null;

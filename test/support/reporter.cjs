@@ -1,5 +1,6 @@
-// Mocha's spec reporter plus, at the end, each test file's wall time (longest first) and one plain
-// closing line, "N passed, N failed, N skipped", that CI reads. TEST_TIMES_FILE, when set, also gets
+// Mocha's spec reporter plus, at the end, the files that had a failing test ("Failing files: …"), each
+// test file's wall time (longest first) and one plain closing line, "N passed, N failed, N skipped",
+// that CI reads. TEST_TIMES_FILE, when set, also gets
 // the times as JSON ({ "<file>": seconds }), which scripts/test-lanes.mjs reads to balance its lanes.
 const { writeFileSync } = require('node:fs');
 const { relative } = require('node:path');
@@ -13,6 +14,12 @@ class SpecWithTotals extends Mocha.reporters.Spec {
     super(runner, options);
     const started = new Map();
     const seconds = new Map();
+    const failedFiles = new Set();
+    runner.on('fail', (test) => {
+      let at = test;
+      while (at && !at.file) at = at.parent;
+      if (at?.file) failedFiles.add(relative(process.cwd(), at.file));
+    });
     // A file's top-level suites (and the root's hooks around them) run one after another, so a
     // file's time is the sum of its top-level suites' spans.
     runner.on('suite', (suite) => {
@@ -26,6 +33,7 @@ class SpecWithTotals extends Mocha.reporters.Spec {
     });
     runner.once('end', () => {
       const s = runner.stats;
+      if (failedFiles.size > 0) process.stdout.write(`\nFailing files: ${[...failedFiles].join(', ')}\n`);
       const byTime = [...seconds].sort((a, b) => b[1] - a[1]);
       if (byTime.length > 1) {
         const lines = byTime.slice(0, LISTED_FILES).map(([file, t]) => `  ${t.toFixed(1).padStart(7)} s  ${file}`);
