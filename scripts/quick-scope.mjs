@@ -9,12 +9,15 @@
 //   when a change is outside them;
 // - a .proto file of vdb's API (proto/vdb/**): the types whose modules name one of the messages whose lines
 //   changed (`apiRules('cluster.v1.Cluster.name')`), or any of its messages when a change is outside them;
-// - an API module of a client (src/clients/<p>/<area>.ts): the types whose modules import it.
+// - an API module of a client (src/clients/<p>/<area>.ts): the types whose modules import it;
+// - a module of an emulator (src/emulators/<p>/<module>.ts): the types of the area it serves and of every
+//   emulator module importing it (typesOfEmulatorModule); vdb's records (src/emulators/vdb/records.ts):
+//   the types naming the messages whose interfaces' lines changed, or every one's when a change is outside them.
 //
-// Anything else (the framework, a provider's index, rules or shared modules every type uses, the
-// emulators, the tests' helpers) reaches what every type runs on: `undefined`, and the quick loop runs
+// Anything else (the framework, a provider's index, rules or shared modules every type uses, an
+// emulator's entry, server or shared core, the tests' helpers) reaches what every type runs on: `undefined`, and the quick loop runs
 // as if every type changed. So does a piece no type claims.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** Modules of a provider every type's module uses: a change to one reaches every type. */
@@ -44,15 +47,104 @@ function typesOf(root, file, modules, changedLines) {
     const bodies = changedBodies(read(root, file), changedLines(file));
     return typesOfModules(modules, namingModules(modules, quotedNames(bodies)));
   }
-  const proto = /^proto\/vdb\/.*\/([\w]+)\/(v\d+)\/[\w-]+\.proto$/.exec(file);
-  if (proto) {
-    const messages = changedMessages(read(root, file), changedLines(file)).map((m) => `${proto[1]}.${proto[2]}.${m}`);
+  if (/^proto\/vdb\/.*\.proto$/.test(file)) {
+    const text = read(root, file);
+    const messages = changedMessages(text, changedLines(file)).map((m) => `${protoPackage(text)}.${m}`);
     return typesOfModules(modules, namingModules(modules, quotedNames(messages)));
   }
+  // vdb's emulator records, one interface per message: the types naming the messages whose lines changed.
+  if (file === 'src/emulators/vdb/records.ts') {
+    const names = changedRecords(read(root, file), changedLines(file));
+    const messages = protoMessages(root);
+    const named = names.map((name) => messages.get(name));
+    if (named.includes(undefined)) return undefined;
+    return typesOfModules(modules, namingModules(modules, quotedNames(named.flat())));
+  }
+  const emulator = /^src\/emulators\/(sec|vdb)\/[\w-]+\.ts$/.exec(file);
+  if (emulator) return typesOfEmulatorModule(root, file, emulator[1], modules);
   const client = /^src\/clients\/(sec|vdb)\/([\w-]+)\.ts$/.exec(file);
   if (client && !['index', 'client', 'http', 'transport', 'api', 'calls'].includes(client[2]))
     return typesOfModules(modules, [file]);
   return undefined;
+}
+
+/** A .proto file's package as the resources name its messages: `cluster.backup.v1` (without `vdb.cloud.`). */
+const protoPackage = (text) => /^package vdb\.cloud\.([\w.]+);/m.exec(text)?.[1] ?? '';
+
+/** Modules of an emulator that gather every area (its entry, its server, its context): no one type's. */
+const EMULATOR_WIDE = /^src\/emulators\/(sec|vdb)\/(index|emulator|server|context|services|openapi)\.ts$/;
+
+/**
+ * The types an emulator module reaches: those of the area it serves and of every module of the emulator
+ * importing it (transitively, its entry and server aside). A sec area is the client's module of the same
+ * name (src/clients/sec/<area>.ts): the types whose modules import it. A vdb module serves RPCs
+ * (`ListBackupSchedules: (request) =>`): the types naming the message each is about (`BackupSchedule`),
+ * where each RPC's name says one. A module of neither kind reaches every type.
+ */
+function typesOfEmulatorModule(root, file, provider, modules) {
+  if (EMULATOR_WIDE.test(file)) return undefined;
+  const dir = `src/emulators/${provider}`;
+  const importers = new Set([file]);
+  const emulatorModules = readdirSync(join(root, dir))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `${dir}/${name}`)
+    .filter((module) => !EMULATOR_WIDE.test(module));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const module of emulatorModules) {
+      if (importers.has(module)) continue;
+      const imports = [...read(root, module).matchAll(/from '\.\/([\w-]+)\.js'/g)].map((m) => `${dir}/${m[1]}.ts`);
+      if (imports.some((i) => importers.has(i))) {
+        importers.add(module);
+        grew = true;
+      }
+    }
+  }
+  const types = new Set();
+  for (const module of importers) {
+    const reached = provider === 'sec' ? secAreaTypes(root, module, modules) : vdbRpcTypes(root, module, modules);
+    if (reached === undefined) return undefined;
+    for (const type of reached) types.add(type);
+  }
+  // A helper that serves no area itself reaches what its importers serve; one that nothing serving imports, all.
+  return types.size > 0 ? types : undefined;
+}
+
+/** The types of a sec emulator module's area; none for a helper that serves no area of its own. */
+function secAreaTypes(root, module, modules) {
+  const client = `src/clients/sec/${module.split('/').pop()}`;
+  if (!existsSync(join(root, client))) return new Set();
+  const types = typesOfModules(modules, [client]);
+  return types.size > 0 ? types : undefined;
+}
+
+/** The types naming the messages a vdb emulator module's RPCs are about; none for a helper without RPCs. */
+function vdbRpcTypes(root, module, modules) {
+  const rpcs = [...read(root, module).matchAll(/^\s+([A-Z]\w+): (?:async )?\(request/gm)].map((m) => m[1]);
+  if (rpcs.length === 0) return new Set(); // a helper: what its importers serve
+  const messages = protoMessages(root);
+  const named = rpcs.map((rpc) => {
+    const subject = rpc.replace(/^(List|Get|Create|Update|Delete)/, '');
+    return messages.get(subject) ?? messages.get(subject.replace(/s$/, ''));
+  });
+  // An RPC about no message of its own name (`EnableClusterJwtRbac`) could be about any type.
+  if (named.includes(undefined)) return undefined;
+  const types = typesOfModules(modules, namingModules(modules, quotedNames(named.flat())));
+  return types.size > 0 ? types : undefined;
+}
+
+/** Every message of vdb's .proto files: its name → its names with their package (`cluster.backup.v1.Backup`). */
+function protoMessages(root) {
+  const messages = new Map();
+  const dir = join(root, 'proto', 'vdb');
+  for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!name.endsWith('.proto')) continue;
+    const text = readFileSync(join(dir, name), 'utf8');
+    const pkg = protoPackage(text);
+    for (const m of text.matchAll(/^message (\w+) \{/gm))
+      messages.set(m[1], [...(messages.get(m[1]) ?? []), `${pkg}.${m[1]}`]);
+  }
+  return messages;
 }
 
 /**
@@ -77,6 +169,17 @@ function changedMessages(text, lines) {
     const opened = /^message (\w+) \{(\s*\})?/.exec(line);
     if (opened) spans.push({ name: opened[1], from: i + 1, to: opened[2] ? i + 1 : Number.POSITIVE_INFINITY });
     else if (line === '}' && spans.length > 0) spans.at(-1).to = i + 1;
+  });
+  return namesHolding(spans, lines);
+}
+
+/** The interfaces of a module holding the lines `lines` (every one when one is outside them). */
+function changedRecords(text, lines) {
+  const spans = [];
+  text.split('\n').forEach((line, i) => {
+    const opened = /^export interface (\w+) \{/.exec(line);
+    if (opened) spans.push({ name: opened[1], from: i + 1, to: Number.POSITIVE_INFINITY });
+    else if (line === '}' && spans.length > 0 && spans.at(-1).to === Number.POSITIVE_INFINITY) spans.at(-1).to = i + 1;
   });
   return namesHolding(spans, lines);
 }

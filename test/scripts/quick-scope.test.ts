@@ -64,6 +64,40 @@ describe('the quick loop: the resource types a change reaches', () => {
     expect(oneMessage!.size).to.be.below(wholeFile!.size);
   });
 
+  it("an emulator's module: the types of the area it serves, and of the emulator's modules importing it", async () => {
+    const reached = await reachedTypes();
+    expect(sorted(reached(REPO_ROOT, ['src/emulators/sec/report-rules.ts']))).to.deep.equal(['sec_report_rule']);
+    expect(sorted(reached(REPO_ROOT, ['src/emulators/sec/policies.ts']))).to.include.members([
+      'sec_policy',
+      'sec_policy_compliance',
+    ]);
+    // A helper serving no area itself (a cron parser) reaches what its importers serve.
+    const backups = sorted(reached(REPO_ROOT, ['src/emulators/vdb/backups.ts']));
+    expect(backups).to.include.members(['vdb_accounts_backup_schedule', 'vdb_accounts_manual_backup']);
+    expect(sorted(reached(REPO_ROOT, ['src/emulators/vdb/cron.ts']))).to.deep.equal(backups);
+    expect(backups).to.not.include('vdb_accounts_cluster');
+  });
+
+  it("vdb's emulator records: the types naming the messages whose interfaces changed", async () => {
+    const reached = await reachedTypes();
+    const file = 'src/emulators/vdb/records.ts';
+    const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+    const inside = lines.findIndex((line) => line === 'export interface BackupSchedule {') + 2;
+    expect(sorted(reached(REPO_ROOT, [file], () => [inside]))).to.deep.equal([
+      'vdb_accounts_backup_schedule',
+      'vdb_accounts_backup_schedules',
+    ]);
+    expect(reached(REPO_ROOT, [file], () => [1])).to.equal(undefined);
+  });
+
+  it('a .proto file of a nested package: its messages named with the whole package', async () => {
+    const reached = await reachedTypes();
+    expect(sorted(reached(REPO_ROOT, ['proto/vdb/cloud/cluster/backup/v1/backup.proto']))).to.include.members([
+      'vdb_accounts_backup_schedule',
+      'vdb_accounts_manual_backup',
+    ]);
+  });
+
   it('what every type runs on reaches every type: none is named', async () => {
     const reached = await reachedTypes();
     for (const file of [
@@ -71,7 +105,8 @@ describe('the quick loop: the resource types a change reaches', () => {
       'src/resources/sec/rules.ts',
       'src/resources/sec/index.ts',
       'src/resources/shared/create-settings.ts',
-      'src/emulators/sec/policies.ts',
+      'src/emulators/sec/emulator.ts',
+      'src/emulators/vdb/paging.ts',
     ])
       expect(reached(REPO_ROOT, [file]), file).to.equal(undefined);
     // One such file among the changes widens all of them.
