@@ -7,7 +7,7 @@
  * A field whose create or update the resource does not send, whose value the emulator does not store,
  * or whose answer the read does not map fails here in seconds, naming the type and the argument; so
  * does a data source that shows the type's objects (found in its answer by their `id`) and drops the
- * argument or shows it otherwise than the resource's state. An
+ * argument or shows it otherwise than an import of the object reads it. An
  * argument no such value exists for (it names objects, it must match another, the platform assigns
  * it) is left to the tests of its type, as is one the configuration refuses beside the others.
  */
@@ -44,14 +44,35 @@ function untried(fields: Fields, base: Plain, at: Step[] = []): { path: Step[]; 
   return Object.entries(fields).flatMap(([name, def]) => {
     const path = [...at, name];
     const given = valueAt(base, path);
-    if (def.kind === 'block')
-      return Array.isArray(given) && given.length > 0 ? untried(def.fields, base, [...path, 0]) : [];
+    if (def.kind === 'block') {
+      if (Array.isArray(given) && given.length > 0) return untried(def.fields, base, [...path, 0]);
+      // A block the case leaves out: one element of its required arguments, where each has a value.
+      const element = smallestElement(def.fields);
+      return element === undefined || (def.options.deprecated ?? '') !== '' ? [] : [{ path, values: [[element]] }];
+    }
     if (given !== undefined || !isArgument(def)) return [];
     const o = (def as AttrDef<unknown>).options;
     if (o.required || o.writeOnly || o.twinOf !== undefined || o.deprecated !== undefined || o.providerOnly) return [];
     const values = samplesOf(def as AttrDef<unknown>).filter((v) => JSON.stringify(v) !== JSON.stringify(o.default));
     return values.length === 0 ? [] : [{ path, values: values.slice(0, 2) }];
   });
+}
+
+/** A block element setting its required arguments alone, each to a value it accepts; none where one has none. */
+function smallestElement(fields: Fields): Plain | undefined {
+  const element: Plain = {};
+  for (const [name, def] of Object.entries(fields)) {
+    if (def.kind === 'block') {
+      if ((def.options.min ?? 0) > 0) return undefined;
+      continue;
+    }
+    const o = (def as AttrDef<unknown>).options;
+    if (!o.required) continue;
+    const [value] = samplesOf(def as AttrDef<unknown>);
+    if (value === undefined) return undefined;
+    element[name] = value;
+  }
+  return element;
 }
 
 interface Outcome {
@@ -81,11 +102,17 @@ function objectWithId(tree: unknown, id: unknown): Plain | undefined {
 async function dataSourceProblems(
   harness: ProviderHarness,
   dataSources: DataSources,
-  type: string,
+  row: Case,
   state: Record<string, unknown>,
   path: Step[],
 ): Promise<string[]> {
+  const type = row.type;
   const made = new Map([[type, state]]);
+  // What the platform holds, as a data source shows it: the object as an import reads it, with no prior
+  // state whose form a read keeps (a resource's legacy entries that change nothing, say).
+  let imported: Record<string, unknown> | undefined;
+  const platformForm = async () =>
+    (imported ??= await harness.importState(type, row.importId?.(state as never) ?? (state.id as string)));
   const problems: string[] = [];
   for (const [source, configOf] of Object.entries(dataSources)) {
     let config: Plain;
@@ -96,10 +123,10 @@ async function dataSourceProblems(
     }
     const shown = objectWithId(await harness.readDataSource(source, config), state.id);
     if (shown === undefined) continue;
-    const [held, there] = [valueAt(state as Plain, path), valueAt(shown, path)];
+    const [held, there] = [valueAt(await platformForm(), path), valueAt(shown, path)];
     if (JSON.stringify(there) !== JSON.stringify(held))
       problems.push(
-        `data source ${source} shows ${path.join('.')} as ${JSON.stringify(there)}, the state ${JSON.stringify(held)}`,
+        `data source ${source} shows ${path.join('.')} as ${JSON.stringify(there)}, an import ${JSON.stringify(held)}`,
       );
   }
   return problems;
@@ -154,7 +181,7 @@ async function tryEveryArgument(
         await read(`made with ${JSON.stringify(values[0])}`, config);
         const sensitive = (valueAt(r.schema.fields as Plain, fieldPath(path)) as AttrDef<unknown>).options.sensitive;
         if (!sensitive)
-          for (const problem of await dataSourceProblems(harness, dataSources, row.type, state!, path))
+          for (const problem of await dataSourceProblems(harness, dataSources, row, state!, path))
             outcome.problems.push(`${at}: ${problem}`);
         if (values.length > 1) {
           const changed = withValue(base, path, values[1]);
