@@ -6,7 +6,8 @@
  *
  * Like Terraform, a destroy first refreshes everything (one client, as the planning provider
  * process) and then deletes (a second client, as the applying one), so each side fetches the same
- * tokens.
+ * tokens. A refresh reads as the provider does: a type it reads by listing, of which the state holds
+ * two or more, from one listing.
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -54,6 +55,11 @@ interface Operations<C> {
   create(body: Body, client: C, resolve: (r: Reference) => Handle): Promise<Handle>;
   read(handle: Handle, body: Body, client: C): Promise<unknown>;
   delete(handle: Handle, body: Body, client: C): Promise<unknown>;
+  /**
+   * The listing a refresh reads the type's objects from, as the provider does (docs/decisions.md, "Reads by
+   * listing"); absent for a type read alone.
+   */
+  list?(client: C): Promise<unknown>;
 }
 
 const str = (v: AttributeValue | readonly Body[] | undefined): string => String(v);
@@ -77,6 +83,7 @@ function alertChannel(
       return { id: created.intgGuid };
     },
     read: (h, _b, sec) => sec.alertChannels.get(h.id),
+    list: (sec) => sec.alertChannels.list(),
     delete: (h, _b, sec) => sec.alertChannels.delete(h.id),
   };
 }
@@ -107,6 +114,7 @@ const SEC: Record<string, Operations<SecClient>> = {
       return { id: created.resourceGroupGuid };
     },
     read: (h, _b, sec) => sec.resourceGroups.get(h.id),
+    list: (sec) => sec.resourceGroups.list(),
     delete: (h, _b, sec) => sec.resourceGroups.delete(h.id),
   },
   sec_team_member: {
@@ -155,6 +163,7 @@ const SEC: Record<string, Operations<SecClient>> = {
       return { id: created.exceptionGuid };
     },
     read: (h, _b, sec) => sec.vulnerabilityExceptions.get(h.id),
+    list: (sec) => sec.vulnerabilityExceptions.list(),
     delete: (h, _b, sec) => sec.vulnerabilityExceptions.delete(h.id),
   },
   sec_report_rule: {
@@ -176,6 +185,7 @@ const SEC: Record<string, Operations<SecClient>> = {
       return { id: created.mcGuid };
     },
     read: (h, _b, sec) => sec.reportRules.get(h.id),
+    list: (sec) => sec.reportRules.list(),
     delete: (h, _b, sec) => sec.reportRules.delete(h.id),
   },
 };
@@ -201,6 +211,7 @@ function vdbOperations(accountId: string): Record<string, Operations<VdbClient>>
         };
       },
       read: (h, _b, vdb) => vdb.iam.getRole({ accountId, roleId: h.id }),
+      list: (vdb) => vdb.iam.listRoles({ accountId }),
       delete: (h, _b, vdb) => ignoringNotFound(vdb.iam.deleteRole({ accountId, roleId: h.id })),
     },
     vdb_accounts_cluster: {
@@ -233,6 +244,7 @@ function vdbOperations(accountId: string): Record<string, Operations<VdbClient>>
         return { id: created.id };
       },
       read: (h, _b, vdb) => vdb.clusters.get({ accountId, clusterId: h.id }),
+      list: (vdb) => vdb.clusters.list({ accountId }),
       async delete(h, _b, vdb) {
         const request = { accountId, clusterId: h.id };
         await ignoringNotFound(vdb.clusters.delete({ ...request, deleteBackups: true }));
@@ -272,6 +284,7 @@ function vdbOperations(accountId: string): Record<string, Operations<VdbClient>>
         return { id: created.id, clusterId };
       },
       read: (h, _b, vdb) => vdb.backupSchedules.get({ accountId, clusterId: h.clusterId!, backupScheduleId: h.id }),
+      list: (vdb) => vdb.backupSchedules.list({ accountId }),
       delete: (h, _b, vdb) =>
         ignoringNotFound(vdb.backupSchedules.delete({ accountId, backupScheduleId: h.id, deleteBackups: true })),
     },
@@ -352,11 +365,21 @@ export async function runFloorPhase(job: FloorJob): Promise<FloorResult> {
   const started = performance.now();
   const refresh = async () => {
     const c = clientFor(job.connection);
+    // A type that lists, of which the state holds two or more (its notes say so): one listing reads them all.
+    const held = new Map<string, number>();
+    for (const o of job.objects) held.set(o.type, (held.get(o.type) ?? 0) + 1);
+    const listings = new Map<string, Promise<unknown>>();
     await runInOrder(
       job.objects,
       job.parallelism,
       () => [],
-      (o) => c.operations[o.type]!.read(handles[o.address]!, o.body, c.client).then(() => undefined),
+      async (o) => {
+        const ops = c.operations[o.type]!;
+        if (!ops.list || held.get(o.type)! < 2)
+          return ops.read(handles[o.address]!, o.body, c.client).then(() => undefined);
+        if (!listings.has(o.type)) listings.set(o.type, ops.list(c.client));
+        await listings.get(o.type);
+      },
     );
     await c.close();
   };
