@@ -122,17 +122,21 @@ function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
   checkCron(schedule);
   checkAccount(ctx, schedule.accountId);
   requireCluster(ctx, schedule.clusterId);
+  // Every field the client may set is kept as sent; the server sets the rest.
   const stored: BackupSchedule = {
+    ...sentFields(schedule),
     id: newId(),
     createdAt: nowTimestamp(ctx),
-    accountId: schedule.accountId,
-    clusterId: schedule.clusterId,
-    schedule: schedule.schedule,
-    ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
     status: 'BACKUP_SCHEDULE_STATUS_ACTIVE',
   };
   ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;
+}
+
+/** What a client sets of a schedule: the message as sent, but the fields the server sets. */
+function sentFields(schedule: BackupSchedule): Omit<BackupSchedule, 'id' | 'createdAt' | 'deletedAt' | 'status'> {
+  const { id: _id, createdAt: _created, deletedAt: _deleted, status: _status, ...sent } = schedule;
+  return sent;
 }
 
 function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): WireObject {
@@ -144,11 +148,15 @@ function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
   if (schedule.clusterId !== current.clusterId) {
     throw invalidArgument(`backup_schedule.cluster_id cannot be changed (is ${current.clusterId})`);
   }
-  const { retentionPeriod: _old, ...rest } = current;
+  // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
   const stored: BackupSchedule = {
-    ...rest,
-    schedule: schedule.schedule,
-    ...(schedule.retentionPeriod ? { retentionPeriod: schedule.retentionPeriod } : {}),
+    ...sentFields(schedule),
+    id: current.id,
+    createdAt: current.createdAt,
+    accountId: current.accountId,
+    clusterId: current.clusterId,
+    status: current.status,
+    ...(current.deletedAt ? { deletedAt: current.deletedAt } : {}),
   };
   ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;

@@ -30,23 +30,24 @@ import {
 import { cronExpression, formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { apiRules } from './rules.js';
 import { madeAtFrom } from '../shared/made-at.js';
+import { wireMessage } from './wired-fields.js';
 
 const SCHEDULE = 'cluster.backup.v1.BackupSchedule';
 
-const fields = {
+const declared = {
   id: attr.computedId('The schedule id (a UUID).'),
   account_id: accountIdField(),
   cluster_id: attr.string({
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: apiRules(`${SCHEDULE}.cluster_id`),
     description: 'The cluster to back up.',
   }),
   cron_expression: attr.string({
     required: true,
-    // Its length is the API's rule, its grammar the server's code (docs/api/vdb.md, "Schedule expressions").
-    validate: [...apiRules(`${SCHEDULE}.schedule`), cronExpression],
+    // Its length is the API's rule (from the wiring), its grammar the server's code (docs/api/vdb.md,
+    // "Schedule expressions").
+    validate: [cronExpression],
     description:
       'When backups run: a cron expression (`minute hour day-of-month month day-of-week`, e.g. `0 3 * * *`; 6 or 7 ' +
       'fields with seconds and year are accepted too), a macro such as `@daily`, or `@every <duration>`.',
@@ -70,16 +71,26 @@ const fields = {
   }),
 };
 
+/**
+ * The schedule's fields that are the API's as they are (./wired-fields.ts): checked, sent, read back and
+ * compared by an update from their wiring alone, so a field the `.proto` gains needs its attribute and
+ * its entry here. The retention period (a Duration held as a Go duration) is mapped by hand.
+ */
+const wired = wireMessage(SCHEDULE, declared, {
+  cluster_id: 'cluster_id',
+  cron_expression: 'schedule',
+});
+const fields = wired.fields;
+
 const schema = resourceSchema(fields, { description: 'A backup schedule of a cluster.' });
 type Model = ModelOf<typeof fields>;
 
 /** A schedule as the resource and the data sources show it (`delete_backups_on_destroy` aside). */
-function scheduleFromApi(s: BackupSchedule) {
+function scheduleFromApi(s: BackupSchedule, prior?: Model) {
   return {
+    ...wired.read(s, prior),
     id: s.id,
     account_id: s.accountId,
-    cluster_id: s.clusterId,
-    cron_expression: s.schedule,
     retention_period: protoToGoDuration(s.retentionPeriod),
     created_at: formatTimestamp(s.createdAt),
     deleted_at: formatTimestamp(s.deletedAt),
@@ -90,9 +101,8 @@ function scheduleFromApi(s: BackupSchedule) {
 function toApi(m: Model, accountId: string) {
   const retentionPeriod = goDurationToProto(m.retention_period);
   return {
+    ...(wired.send(m) as { clusterId: string; schedule: string }),
     accountId,
-    clusterId: m.cluster_id,
-    schedule: m.cron_expression,
     ...(retentionPeriod ? { retentionPeriod } : {}),
   };
 }
@@ -121,7 +131,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
       // A schedule marked deleted is on its way out: not one to manage.
       return (await ctx.client.api.backupSchedules.list(request, { signal: ctx.signal }))
         .filter((s) => !s.deletedAt)
-        .map(scheduleFromApi);
+        .map((s) => scheduleFromApi(s));
     },
     displayName: (m) => `${m.cron_expression} (cluster ${m.cluster_id})`,
   }),
@@ -131,7 +141,10 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   },
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    return scheduleFromApi(await ctx.client.api.backupSchedules.create(toApi(plan, accountId), { signal: ctx.signal }));
+    return scheduleFromApi(
+      await ctx.client.api.backupSchedules.create(toApi(plan, accountId), { signal: ctx.signal }),
+      plan,
+    );
   },
   // A schedule has no name: it is known by its cluster, cron expression and retention.
   findCreated: {
@@ -148,7 +161,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
         )
       )
         .filter((s) => !s.deletedAt)
-        .map(scheduleFromApi),
+        .map((s) => scheduleFromApi(s)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) =>
       found.cluster_id === plan.cluster_id &&
@@ -164,6 +177,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
         { accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! },
         { signal: ctx.signal },
       ),
+      prior,
     );
   },
   // Every schedule of the account in one listing (its pages), those marked deleted too, as a read finds them.
@@ -174,12 +188,12 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
     ),
     // As findCreated's import id names it.
     idOf: (schedule) => `${schedule.clusterId}/${schedule.id}`,
-    read: (schedule) => scheduleFromApi(schedule),
+    read: (schedule, prior) => scheduleFromApi(schedule, prior),
   },
   async update(plan, prior, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
     const changed =
-      plan.cron_expression !== prior.cron_expression ||
+      JSON.stringify(wired.send(plan)) !== JSON.stringify(wired.send(prior)) ||
       !sameGoDuration(plan.retention_period ?? '', prior.retention_period ?? '');
     // delete_backups_on_destroy is the provider's own setting: nothing to send for it.
     const s = changed
@@ -191,7 +205,7 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
           { accountId, clusterId: prior.cluster_id, backupScheduleId: prior.id! },
           { signal: ctx.signal },
         );
-    return scheduleFromApi(s);
+    return scheduleFromApi(s, plan);
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -4,14 +4,23 @@
  * (`http_proxy_url: 'http_proxy_url'`) and nothing else is written for them. The field's protovalidate
  * rules are the attribute's plan checks (./rules.ts), it is sent when set, and it is read back as the
  * platform answers it. Neither the client's types nor the emulator's records need it: the codecs take
- * every field from the descriptors. An enum, a message or a field whose value the provider reshapes is
- * mapped by hand instead.
+ * every field from the descriptors. An enum is held as the name of its value (`COMPRESSION_ZSTD`), its
+ * zero value (`…_UNSPECIFIED`) read as unset and never sent, and checked to be one of its values even
+ * where the `.proto` names no rule. A message or a field whose value the provider reshapes is mapped by
+ * hand instead.
  *
  * The fields are known from the table `npm run build` writes from the `.proto` files (VDB_FIELD_SHAPES),
  * so a wiring is checked when the provider's schema is built, without loading the descriptors.
  */
-import { type AttrDef, type Fields, type ModelOf, ownEntry, type Validator } from '@keel/provider-framework';
-import { VDB_FIELD_RULES, VDB_FIELD_SHAPES } from '../../wire/vdb-field-rules.js';
+import {
+  type AttrDef,
+  type Fields,
+  type ModelOf,
+  ownEntry,
+  type Validator,
+  validators,
+} from '@keel/provider-framework';
+import { VDB_FIELD_ENUMS, VDB_FIELD_RULES, VDB_FIELD_SHAPES } from '../../wire/vdb-field-rules.js';
 import { jsonName } from '../../wire/vdb-json-name.js';
 import type { FieldShape } from '../../wire/vdb-rules.js';
 import { type ApiRuleOptions, apiRules } from './rules.js';
@@ -27,6 +36,7 @@ export type Wiring<F extends Fields> = { readonly [K in keyof F]?: WiredField };
 /** The attribute types each scalar kind of field can be held in. */
 const HELD_AS: Readonly<Record<string, string>> = {
   string: 'string',
+  enum: 'string',
   bool: 'bool',
   double: 'number',
   float: 'number',
@@ -79,14 +89,19 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
     const cty = def.type.cty;
     const held = 'element' in cty ? `${cty.kind}(${cty.element.kind})` : cty.kind;
     const fits = shape.repeated ? held === `list(${scalar})` || held === `set(${scalar})` : held === scalar;
-    if (!fits)
-      throw new Error(`${where}: a ${shape.repeated ? 'repeated ' : ''}${shape.type} field cannot be held in ${held}`);
+    if (!fits) throw new Error(`${where}: ${kindOf(shape)} field cannot be held in ${held}`);
     const own = def.options.validate ?? [];
-    const checks = Object.hasOwn(VDB_FIELD_RULES, `${PACKAGE}${full}`) ? apiRules<unknown>(full, options) : [];
+    const values = shape.type === 'enum' ? (ownEntry(VDB_FIELD_ENUMS, `${PACKAGE}${full}`) ?? []) : [];
+    const checks = Object.hasOwn(VDB_FIELD_RULES, `${PACKAGE}${full}`)
+      ? apiRules<unknown>(full, options)
+      : values.length > 0
+        ? // An enum the .proto bounds by no rule is still one of its values (its zero means unset).
+          [validators.oneOf(...values.filter(([, n]) => n !== 0).map(([name]) => name)) as Validator<unknown>]
+        : [];
     const twice = checks.find((check) => own.some((v: Validator<unknown>) => v.description === check.description));
     if (twice) throw new Error(`${where}: checks "${twice.description}" itself; the wiring derives it`);
     out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks] } };
-    wired.push({ name, json: jsonName(field), zero: unsetAs(shape) });
+    wired.push({ name, json: jsonName(field), zero: unsetAs(shape, values) });
   }
   return {
     fields: out as F,
@@ -117,13 +132,21 @@ export function wireMessage<F extends Fields, const W extends Wiring<F>>(
 /**
  * What a field reads as when the platform holds it unset: proto3 writes no zero value, so a field that is
  * not `optional` reads as its zero. An empty text means unset to the platform even where proto3 could tell
- * them apart, so it is never sent; a number or flag of an `optional` field is a value when present.
+ * them apart, so it is never sent; an enum's zero value (`…_UNSPECIFIED`) is its unset; a number or flag
+ * of an `optional` field is a value when present.
  */
-function unsetAs(shape: FieldShape): unknown {
+function unsetAs(shape: FieldShape, enumValues: readonly (readonly [string, number])[]): unknown {
   if (shape.repeated) return [];
   if (shape.type === 'string') return '';
+  if (shape.type === 'enum') return enumValues.find(([, n]) => n === 0)?.[0];
   if (shape.optional) return undefined;
   return shape.type === 'bool' ? false : 0;
+}
+
+/** "a repeated string", "an enum": a field's kind with its article. */
+function kindOf(shape: FieldShape): string {
+  const kind = `${shape.repeated ? 'repeated ' : ''}${shape.type}`;
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 function isZero(value: unknown, zero: unknown): boolean {

@@ -22,8 +22,8 @@ describe('vdb: attributes wired to their API field', () => {
         /HybridCloudEnvironmentConfiguration\.http_proxy \(attribute proxy\): the message has no such field/,
       ],
       [
-        () => wireMessage(HYBRID, { log_level: text }, { log_level: 'log_level' }),
-        /\.log_level \(attribute log_level\): a field of type enum is mapped by hand/,
+        () => wireMessage(HYBRID, { level: attr.number({ optional: true, description: 'x' }) }, { level: 'log_level' }),
+        /\.log_level \(attribute level\): an enum field cannot be held in number/,
       ],
       [
         () => wireMessage(HYBRID, { tolerations: text }, { tolerations: 'tolerations' }),
@@ -55,6 +55,25 @@ describe('vdb: attributes wired to their API field', () => {
       ],
     ];
     for (const [wire, message] of cases) expect(wire).to.throw(message);
+  });
+
+  it("wires an enum as its value's name: its zero reads as unset and is never sent; another name is refused", () => {
+    const level = (name: string) => `HYBRID_CLOUD_ENVIRONMENT_CONFIGURATION_LOG_LEVEL_${name}`;
+    const { fields, send, read } = wireMessage(
+      HYBRID,
+      { log_level: attr.string({ optional: true, description: 'x' }) },
+      { log_level: 'log_level' },
+    );
+    const problem = (value: string) =>
+      fields.log_level.options.validate?.map((v) => v.check(value as never)).find((p) => p !== undefined);
+    expect(problem(level('DEBUG'))).to.equal(undefined);
+    expect(problem('LOUD')).to.be.a('string');
+    expect(problem(level('UNSPECIFIED'))).to.be.a('string');
+    expect(send({ log_level: level('DEBUG') })).to.deep.equal({ logLevel: level('DEBUG') });
+    expect(send({ log_level: null })).to.deep.equal({});
+    expect(read({ logLevel: level('INFO') }, undefined)).to.deep.equal({ log_level: level('INFO') });
+    expect(read({ logLevel: level('UNSPECIFIED') }, undefined)).to.deep.equal({ log_level: null });
+    expect(read({}, undefined)).to.deep.equal({ log_level: null });
   });
 
   it("checks a wired attribute by its field's rules, and keeps the attribute's own checks first", () => {

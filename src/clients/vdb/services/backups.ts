@@ -8,10 +8,13 @@ export type BackupScheduleStatus = VdbEnum<'cluster.backup.v1.BackupScheduleStat
 export const BACKUP_STATUSES = VDB_ENUMS['cluster.backup.v1.BackupStatus'];
 export type BackupStatus = VdbEnum<'cluster.backup.v1.BackupStatus'>;
 
-/** A schedule as created: cron (5–7 fields), `@daily` etc., or `@every <go duration>`, and how long backups stay. */
-export type BackupScheduleInput = Pick<
+/**
+ * A schedule as created: cron (5–7 fields), `@daily` etc., or `@every <go duration>`, how long backups
+ * stay, and any other field of the message (sent as given, so a field the `.proto` gains needs nothing here).
+ */
+export type BackupScheduleInput = Omit<
   Sent<'cluster.backup.v1.BackupSchedule', 'accountId' | 'clusterId' | 'schedule'>,
-  'accountId' | 'clusterId' | 'schedule' | 'retentionPeriod'
+  'id' | 'createdAt' | 'deletedAt' | 'status'
 >;
 export type BackupScheduleUpdate = BackupScheduleInput & { readonly id: string };
 export type BackupSchedule = Answered<'cluster.backup.v1.BackupSchedule'>;
@@ -47,29 +50,14 @@ export function backupSchedulesApi(sender: Sender) {
     create: calls.unary<BackupScheduleInput, BackupSchedule>({
       method: 'CreateBackupSchedule',
       safety: 'once',
-      request: (input) => ({
-        backupSchedule: {
-          accountId: input.accountId,
-          clusterId: input.clusterId,
-          schedule: input.schedule,
-          retentionPeriod: input.retentionPeriod,
-        },
-      }),
+      request: (input) => ({ backupSchedule: { ...input } }),
       answer: one('backupSchedule', ['id']),
     }),
 
     update: calls.unary<BackupScheduleUpdate, BackupSchedule>({
       method: 'UpdateBackupSchedule',
       safety: 'idempotent',
-      request: (input) => ({
-        backupSchedule: {
-          id: input.id,
-          accountId: input.accountId,
-          clusterId: input.clusterId,
-          schedule: input.schedule,
-          retentionPeriod: input.retentionPeriod,
-        },
-      }),
+      request: (input) => ({ backupSchedule: { ...input } }),
       answer: one('backupSchedule', ['id']),
     }),
 
