@@ -24,6 +24,8 @@ import {
   deleteIgnoringNotFound,
   goDurationToProto,
   protoToGoDuration,
+  shownAsComputed,
+  shownShape,
   splitImportId,
   type VdbContext,
 } from './common.js';
@@ -218,17 +220,8 @@ export const backupSchedule = resource<typeof fields, VdbContext>({
   },
 });
 
-const scheduleShape = t.object({
-  id: t.string,
-  account_id: t.string,
-  cluster_id: t.string,
-  cron_expression: t.string,
-  retention_period: t.string,
-  created_at: t.string,
-  deleted_at: t.string,
-  status: t.string,
-  delete_backups_on_destroy: t.bool,
-});
+/** A listed schedule: every attribute of the resource (`delete_backups_on_destroy` always true). */
+const scheduleShape = shownShape(fields);
 
 const listSchema = resourceSchema(
   {
@@ -275,32 +268,35 @@ export const backupSchedulesDataSource = dataSource<typeof listSchema.fields, Vd
   },
 });
 
+const singleDeclared = {
+  id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
+  cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
+  account_id: attr.string({
+    validate: ACCOUNT_ID,
+    optional: true,
+    computed: true,
+    description: "The account of the cluster. Defaults to the provider's `account_id`.",
+  }),
+  cron_expression: attr.string({ computed: true, description: 'When backups run.' }),
+  retention_period: attr.string({
+    computed: true,
+    description: "How long each backup is kept (Go duration), or empty for the platform's default.",
+  }),
+  created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
+  deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
+  status: attr.string({
+    computed: true,
+    description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.',
+  }),
+  delete_backups_on_destroy: attr.bool({
+    computed: true,
+    description: "Always true; kept for compatibility with the resource's attributes.",
+  }),
+};
+
+/** The schedule's own attributes; every other attribute of the resource is shown too (`shownAsComputed`). */
 const singleSchema = resourceSchema(
-  {
-    id: attr.string({ required: true, validate: [uuid], description: 'The id of the schedule to look up.' }),
-    cluster_id: attr.string({ required: true, validate: [uuid], description: 'The cluster the schedule belongs to.' }),
-    account_id: attr.string({
-      validate: ACCOUNT_ID,
-      optional: true,
-      computed: true,
-      description: "The account of the cluster. Defaults to the provider's `account_id`.",
-    }),
-    cron_expression: attr.string({ computed: true, description: 'When backups run.' }),
-    retention_period: attr.string({
-      computed: true,
-      description: "How long each backup is kept (Go duration), or empty for the platform's default.",
-    }),
-    created_at: attr.string({ computed: true, description: 'When the schedule was created (RFC 3339).' }),
-    deleted_at: attr.string({ computed: true, description: 'When the schedule was deleted (RFC 3339), or empty.' }),
-    status: attr.string({
-      computed: true,
-      description: 'Status of the schedule, e.g. `BACKUP_SCHEDULE_STATUS_ACTIVE`.',
-    }),
-    delete_backups_on_destroy: attr.bool({
-      computed: true,
-      description: "Always true; kept for compatibility with the resource's attributes.",
-    }),
-  },
+  { ...singleDeclared, ...(shownAsComputed(fields, singleDeclared) as Record<never, never>) },
   { description: 'Looks up one backup schedule of a cluster.' },
 );
 

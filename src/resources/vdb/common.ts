@@ -6,6 +6,7 @@
  */
 import {
   attr,
+  type AttrDef,
   type AttributePath,
   attrStep,
   block,
@@ -19,6 +20,7 @@ import {
   isApiError,
   type ModelOf,
   nanosToDuration,
+  t,
   validators,
 } from '@keel/provider-framework';
 import type {
@@ -90,6 +92,32 @@ export function accountScopedIdentity<F extends Fields>(own: Record<string, stri
 }
 
 /** The account id of an operation: the resource's own, else the provider's; a clear error when neither is set. */
+/**
+ * The attributes of a resource a data source shows of each object and does not declare itself: each
+ * computed, with the resource's type, description and sensitivity, so that a field the resource gains
+ * is shown by the data source too. The shape of a listed object takes them all (`shownShape`).
+ */
+export function shownAsComputed(resourceFields: Fields, declared: Fields): Fields {
+  const shown: Record<string, AttrDef<unknown>> = {};
+  for (const [name, def] of Object.entries(resourceFields)) {
+    if (def.kind !== 'attr' || name in declared || def.options.writeOnly || def.options.twinOf !== undefined) continue;
+    shown[name] = attr.of(def.type)({
+      computed: true,
+      description: def.options.description,
+      ...(def.options.sensitive ? { sensitive: true } : {}),
+    }) as AttrDef<unknown>;
+  }
+  return shown;
+}
+
+/** The object type of a listed object: every attribute of the resource, by its type. */
+export function shownShape(resourceFields: Fields) {
+  const shape: Record<string, AttrDef<unknown>['type']> = {};
+  for (const [name, def] of Object.entries(resourceFields))
+    if (def.kind === 'attr' && !def.options.writeOnly && def.options.twinOf === undefined) shape[name] = def.type;
+  return t.object(shape);
+}
+
 export function accountIdOf(own: string | null | undefined, ctx: { client: VdbContext }): string {
   if (own) return own;
   const fallback = ctx.client.defaultAccountId;
