@@ -269,13 +269,16 @@ export function rulesTable(root: protobuf.Root): {
         const messageRules = gathered(MessageRulesSchema, nested.parsedOptions, MESSAGE_OPTION);
         if (messageRules) messages[full] = messageRules;
         for (const field of nested.fieldsArray) {
-          if (full.startsWith(VDB_PACKAGE)) shapes[`${full}.${field.name}`] = shapeOf(field);
+          const type = field.resolve().resolvedType;
+          if (full.startsWith(VDB_PACKAGE)) {
+            shapes[`${full}.${field.name}`] = shapeOf(field);
+            // An enum's values, for checks made without descriptors: its rule's, or a wired field's own.
+            if (type instanceof protobuf.Enum) enums[`${full}.${field.name}`] = Object.entries(type.values);
+          }
           const rules = gathered(FieldRulesSchema, field.parsedOptions, FIELD_OPTION);
           if (!rules) continue;
           // Checked here as protovalidate will read it: a rule it would refuse fails the build.
           fields[`${full}.${field.name}`] = fromJsonChecked(rules, `${full}.${field.name}`);
-          // An enum rule names values: the table carries the enum's, for checks made without descriptors.
-          const type = field.resolve().resolvedType;
           if (type instanceof protobuf.Enum) enums[`${full}.${field.name}`] = Object.entries(type.values);
           types[`${full}.${field.name}`] =
             type instanceof protobuf.Enum ? 'enum' : type instanceof protobuf.Type ? 'message' : field.type;
