@@ -82,15 +82,39 @@ export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<Allowe
       if (!described.has(subject)) return [];
       return [{ what: `${subject}.${pulumiName}: not in the seed`, reason }];
     });
+  const ofResources = def.resources.flatMap((r) => {
+    const token = resourceToken(provider, r.typeName);
+    const spec = schema.resources[token];
+    return added(r.schema.fields as Fields, r.typeName, token.split(':').at(-1), spec?.inputProperties ?? {});
+  });
   return [
     ...added(def.schema.fields as Fields, 'provider', 'config', schema.provider?.inputProperties ?? {}),
-    ...def.resources.flatMap((r) => {
-      const token = resourceToken(provider, r.typeName);
-      const spec = schema.resources[token];
-      return added(r.schema.fields as Fields, r.typeName, token.split(':').at(-1), spec?.inputProperties ?? {});
-    }),
+    ...ofResources,
+    ...shownByDataSources(ofResources, schema, described),
     ...def.dataSources.flatMap((d) => added(d.schema.fields as Fields, d.typeName, undefined, {})),
   ];
+}
+
+/**
+ * A resource's additions as its data sources show them (src/resources/vdb/common.ts, `shownShape`): the
+ * field in each nested type of a data source named for the resource (`getAccountsBackupSchedules…` for
+ * `AccountsBackupSchedule`) that the seed describes and that holds it, for the resource's reason.
+ */
+function shownByDataSources(
+  additions: readonly AllowedDifference[],
+  schema: PulumiPackageSchema,
+  described: ReadonlySet<string>,
+): AllowedDifference[] {
+  return additions.flatMap(({ what, reason }) => {
+    const [subject, field] = what.replace(/: not in the seed$/, '').split('.');
+    return Object.entries(schema.types)
+      .map(([token, type]) => ({ name: token.split(':').at(-1)!, type }))
+      .filter(
+        ({ name, type }) =>
+          name.startsWith(`get${subject}`) && described.has(name) && field! in (type.properties ?? {}),
+      )
+      .map(({ name }) => ({ what: `${name}.${field}: not in the seed`, reason }));
+  });
 }
 
 function declaresAddition(fields: Fields): boolean {
