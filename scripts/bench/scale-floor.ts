@@ -56,8 +56,8 @@ interface Operations<C> {
   read(handle: Handle, body: Body, client: C): Promise<unknown>;
   delete(handle: Handle, body: Body, client: C): Promise<unknown>;
   /**
-   * The listing a refresh reads the type's objects from, as the provider does (docs/decisions.md, "Reads by
-   * listing"); absent for a type read alone.
+   * The listing a refresh reads the type's objects from, as the provider does
+   * (docs/decisions.md, "Reads by listing"); absent for a type read alone.
    */
   list?(client: C): Promise<unknown>;
 }

@@ -48,7 +48,8 @@ export function timeoutsAttribute(defaults: TimeoutDefaults): AttrDef<Record<str
     attributes[op] = attr.string({
       optional: true,
       description:
-        `How long ${op === 'update' ? 'an' : 'a'} ${op} may take before it fails, as a Go duration ("90s", "30m", "1h30m"); ` +
+        `How long ${op === 'update' ? 'an' : 'a'} ${op} may take before it fails, ` +
+        'as a Go duration ("90s", "30m", "1h30m"); ' +
         `${defaults[op]} when unset.`,
       validate: [goDuration],
     });
