@@ -77,6 +77,27 @@ export function heldFields(spec: FieldSpec, value: unknown): Record<string, unkn
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/**
+ * The fields of a body that the spec names, as sent, at every depth the spec describes as objects: what
+ * a store keeps of a create or update before it adds the server's fields, so that a field the contract
+ * gains is kept with no line of its own (the fields no spec names are {@link heldFields}').
+ */
+export function declaredFields(spec: FieldSpec, value: unknown): Record<string, unknown> {
+  if (spec.kind !== 'object' || !isRecord(value)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [key, fieldSpec] of Object.entries(spec.fields)) {
+    if (!Object.hasOwn(value, key) || value[key] === undefined) continue;
+    const item = value[key];
+    out[key] =
+      fieldSpec.kind === 'object' && isRecord(item)
+        ? declaredFields(fieldSpec, item)
+        : Array.isArray(item)
+          ? [...item]
+          : item;
+  }
+  return out;
+}
+
 /** `record` with `extra` (from {@link heldFields}) laid into it at the same places. */
 export function withHeldFields<T>(record: T, extra: Record<string, unknown> | undefined): T {
   if (extra === undefined || !isRecord(record)) return record;

@@ -49,6 +49,7 @@ export {
   checkLength,
   field,
   heldFields,
+  declaredFields,
   holds,
   invalid,
   quote,

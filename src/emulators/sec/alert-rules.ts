@@ -1,4 +1,5 @@
 import {
+  declaredFields,
   HttpError,
   heldFields,
   invalid,
@@ -76,16 +77,20 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
     return rule;
   };
   // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
-  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): AlertRuleRecord =>
-    ctx.store.put(
+  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): AlertRuleRecord => {
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
+    const sent = declaredFields(bodySpec, rule);
+    return ctx.store.put(
       ALERT_RULES_COLLECTION,
       mcGuid,
       withHeldFields<AlertRuleRecord>(
         {
+          ...sent,
           mcGuid,
           type: 'Event',
           intgGuidList: once(rule.intgGuidList),
           filters: {
+            ...(sent.filters as object),
             name: rule.filters.name,
             description: rule.filters.description ?? '',
             enabled: rule.filters.enabled,
@@ -101,6 +106,7 @@ export function registerAlertRuleRoutes(router: Router, ctx: SecContext): void {
         extra,
       ),
     );
+  };
 
   router.add('POST', BASE, (request) =>
     json(201, { data: store(prefixedId(ctx.account.toUpperCase()), parse(request.body, undefined)) }),

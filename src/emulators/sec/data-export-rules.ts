@@ -1,4 +1,5 @@
 import {
+  declaredFields,
   HttpError,
   heldFields,
   invalid,
@@ -65,16 +66,20 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
     return rule;
   };
   // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
-  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): DataExportRuleRecord =>
-    ctx.store.put(
+  const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): DataExportRuleRecord => {
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
+    const sent = declaredFields(bodySpec, rule);
+    return ctx.store.put(
       DATA_EXPORT_RULES_COLLECTION,
       mcGuid,
       withHeldFields<DataExportRuleRecord>(
         {
+          ...sent,
           mcGuid,
           type: 'Dataexport',
           intgGuidList: [...new Set(rule.intgGuidList)],
           filters: {
+            ...(sent.filters as object),
             name: rule.filters.name,
             description: rule.filters.description ?? '',
             enabled: rule.filters.enabled,
@@ -86,6 +91,7 @@ export function registerDataExportRuleRoutes(router: Router, ctx: SecContext): v
         extra,
       ),
     );
+  };
 
   router.add('POST', BASE, (request) =>
     json(201, {

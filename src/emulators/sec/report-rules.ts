@@ -1,4 +1,5 @@
 import {
+  declaredFields,
   HttpError,
   heldFields,
   invalid,
@@ -57,11 +58,15 @@ export function registerReportRuleRoutes(router: Router, ctx: SecContext): void 
   };
   // An update replaces the rule: what it does not send is gone, what the console set and it sends back stays.
   const store = (mcGuid: string, rule: RuleBody, extra?: Record<string, unknown>): ReportRuleRecord => {
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
+    const sent = declaredFields(bodySpec, rule) as Partial<ReportRuleRecord>;
     const record: ReportRuleRecord = {
+      ...sent,
       mcGuid,
       type: 'Report',
       intgGuidList: [...new Set(rule.intgGuidList)],
       filters: {
+        ...sent.filters!,
         name: rule.filters.name,
         description: rule.filters.description ?? '',
         enabled: rule.filters.enabled,
