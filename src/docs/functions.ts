@@ -11,6 +11,7 @@ import {
   Functions,
 } from '../../packages/framework/src/engine/functions/index.js';
 import { plainToValue, valueToPlain } from '../../packages/framework/src/schema/model.js';
+import { hcl } from '../../packages/framework/src/release/page-phrases.js';
 import type { FileReader } from './examples.js';
 import { typeName } from './fields.js';
 import { exampleSection, finish, frontMatter, sentence } from './text.js';
@@ -97,12 +98,4 @@ function article(t: CtyType): string {
   return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}${attrs}`;
 }
 
-/** A value as HCL writes it. */
-export function hcl(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(hcl).join(', ')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{ ${Object.entries(value)
-      .map(([k, v]) => `${k} = ${hcl(v)}`)
-      .join(', ')} }`;
-  return JSON.stringify(value);
-}
+export { hcl };

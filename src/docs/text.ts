@@ -2,19 +2,7 @@ export function anchor(path: string[]): string {
   return `nested--${path.join('--')}`;
 }
 
-export function sentence(text: string): string {
-  const t = text.trim();
-  if (t === '') return '';
-  return /[.!?:)`]$/.test(t) ? t : `${t}.`;
-}
-
-export function upperFirst(s: string): string {
-  return s === '' ? s : s[0]!.toUpperCase() + s.slice(1);
-}
-
-export function lowerFirst(s: string): string {
-  return s === '' ? s : s[0]!.toLowerCase() + s.slice(1);
-}
+export { lowerFirst, sentence, upperFirst } from '../../packages/framework/src/release/page-phrases.js';
 
 /**
  * The Markdown text of the reference pages, apart from what they say: anchors of nested sections,

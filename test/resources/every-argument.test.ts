@@ -199,18 +199,31 @@ async function tryEveryArgument(
   return outcome;
 }
 
+/** The provider served in process against its emulator: every argument of every case tried. */
+async function everyArgumentOf(
+  provider: 'sec' | 'vdb',
+  env: NodeJS.ProcessEnv,
+  cases: readonly Case[],
+  dataSources: DataSources,
+  prepare: (harness: ProviderHarness) => Promise<void> = async () => undefined,
+): Promise<Outcome> {
+  const def = await loadProviderDef(provider);
+  const harness = await ProviderHarness.start(def, { env: { ...process.env, ...env } });
+  await prepare(harness);
+  const outcome = await tryEveryArgument(harness, def, cases, dataSources);
+  console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
+  return outcome;
+}
+
 describe('every optional argument is sent, kept, read back and changed alone', function () {
   this.timeout(300_000);
 
   it('sec', async () => {
     const emulator = await startSecEmulator();
-    const harness = await ProviderHarness.start(await loadProviderDef('sec'), {
-      env: { ...process.env, ...secProviderEnv(emulator) },
-    });
     try {
-      await makeSecPrerequisites((type, config) => harness.create(type, config) as never);
-      const outcome = await tryEveryArgument(harness, await loadProviderDef('sec'), SEC_CASES, SEC_DATA_SOURCES);
-      console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
+      const outcome = await everyArgumentOf('sec', secProviderEnv(emulator), SEC_CASES, SEC_DATA_SOURCES, (harness) =>
+        makeSecPrerequisites((type, config) => harness.create(type, config) as never),
+      );
       expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
       expect(outcome.tried.length).to.be.above(20);
     } finally {
@@ -220,13 +233,9 @@ describe('every optional argument is sent, kept, read back and changed alone', f
 
   it('vdb', async () => {
     const emulator = await startVdbEmulator({ provisioningMs: 50 });
-    await prepareVdbPrerequisites(emulator);
-    const harness = await ProviderHarness.start(await loadProviderDef('vdb'), {
-      env: { ...process.env, ...vdbProviderEnv(emulator) },
-    });
     try {
-      const outcome = await tryEveryArgument(harness, await loadProviderDef('vdb'), VDB_CASES, VDB_DATA_SOURCES);
-      console.log(`      ${outcome.tried.length} arguments tried, ${outcome.refused.length} refused beside the case's`);
+      await prepareVdbPrerequisites(emulator);
+      const outcome = await everyArgumentOf('vdb', vdbProviderEnv(emulator), VDB_CASES, VDB_DATA_SOURCES);
       expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
       expect(outcome.tried.length).to.be.above(5);
     } finally {

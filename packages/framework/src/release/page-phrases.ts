@@ -93,3 +93,13 @@ export function sentence(text: string): string {
 
 export const upperFirst = (s: string): string => (s === '' ? s : s[0]!.toUpperCase() + s.slice(1));
 export const lowerFirst = (s: string): string => (s === '' ? s : s[0]!.toLowerCase() + s.slice(1));
+
+/** A value as HCL writes it. */
+export function hcl(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(hcl).join(', ')}]`;
+  if (value !== null && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([k, v]) => `${k} = ${hcl(v)}`)
+      .join(', ')} }`;
+  return JSON.stringify(value);
+}

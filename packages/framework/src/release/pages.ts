@@ -18,6 +18,7 @@ import type { FunctionDef, FunctionParameter } from '../engine/functions/index.j
 import {
   constraintSentence,
   formatDefault,
+  hcl,
   ruleSentences,
   sentence,
   statesDefault,
@@ -311,14 +312,4 @@ function functionPage(provider: string, fn: FunctionDef, readExample: ExampleRea
     `## Arguments\n\n${args || 'None.'}\n\n` +
     (calls.length > 0 ? `## Calls and what they give\n\n| Call | Gives |\n|---|---|\n${calls.join('\n')}\n` : '');
   return { path: `functions/${fn.name}.md`, text };
-}
-
-/** A value as HCL writes it. */
-function hcl(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(hcl).join(', ')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{ ${Object.entries(value)
-      .map(([k, v]) => `${k} = ${hcl(v)}`)
-      .join(', ')} }`;
-  return JSON.stringify(value);
 }
