@@ -112,66 +112,75 @@ describe('host gate: one back-off per API host', () => {
 });
 
 /**
- * Ten callers, each making calls one after another, against an emulator that lets the account make
- * 20 calls a second in bursts of 4, answering a refusal with Retry-After: 1 (its shortest). With one
- * gate for the process, the first refusal holds every caller: the only calls refused are those sent
- * before it came back, so every refusal falls within a second of the first. With a gate per caller
- * (as every call backed off before the gate), callers refused together come back together and are
- * refused again a second later. How many calls a round catches depends on timing (a loaded machine
- * spreads the callers out); that the rounds end does not.
+ * Two callers against an emulator that lets the account make one call every three seconds (a bucket of
+ * one): A's first call takes the only token, its second is refused with Retry-After: 3, and A gives up
+ * (one attempt), so nothing of A's competes afterwards. Then B calls. With one gate for the process, B
+ * is held until the Retry-After has passed, when the bucket has refilled (its Retry-After says when),
+ * so B goes through at its first attempt: one refusal in all, on any schedule. With a gate per caller,
+ * B is sent at once into the empty bucket and refused too: that B arrives within the three seconds is
+ * what the control relies on.
  */
 describe('host gate: under a real rate limit, shared by the whole process', function () {
   this.timeout(60_000);
-  const CALLERS = 10;
-  const CALLS_EACH = 2;
-  const RATE = { perSecond: 20, burst: 4 };
-  /** The shortest Retry-After the emulators send. */
-  const RETRY_AFTER_MS = 1000;
+  const RATE = { perSecond: 1 / 3, burst: 1 };
 
+  interface Emulated<C> {
+    stats: () => QuotaStats;
+    /** A client on `gate`; with `once`, a refused call is not sent again. */
+    client: (gate: HostGate, once?: boolean) => C;
+    close: () => Promise<void>;
+  }
+
+  /** The refusals the emulator counted once B's call came back. */
   async function refusalsWith<C>(
     perCaller: boolean,
-    start: () => Promise<{ stats: () => QuotaStats; client: (gate: HostGate) => C; close: () => Promise<void> }>,
+    start: () => Promise<Emulated<C>>,
     call: (client: C) => Promise<unknown>,
     host: string,
-  ): Promise<{ refused: number; spanMs: number }> {
+  ): Promise<number> {
     const emulator = await start();
     try {
       const shared = new HostGate(host);
-      const clients = Array.from({ length: CALLERS }, () => emulator.client(perCaller ? new HostGate(host) : shared));
-      await Promise.all(
-        clients.map(async (client) => {
-          for (let i = 0; i < CALLS_EACH; i++) await call(client);
-        }),
+      const callerA = emulator.client(perCaller ? new HostGate(host) : shared, true);
+      const callerB = emulator.client(perCaller ? new HostGate(host) : shared);
+      await call(callerA);
+      const refusal = await call(callerA).then(
+        () => undefined,
+        (error: unknown) => error,
       );
-      const { refused, firstRefusedAt, lastRefusedAt } = emulator.stats();
-      expect(refused, 'the burst was exceeded').to.be.above(0);
-      return { refused, spanMs: lastRefusedAt! - firstRefusedAt! };
+      expect(refusal, "A's second call is refused").to.be.instanceOf(Error);
+      expect(emulator.stats().refused).to.equal(1);
+      await call(callerB);
+      return emulator.stats().refused;
     } finally {
       await emulator.close();
     }
   }
 
-  function expectOneRound(together: { refused: number; spanMs: number }, alone: { refused: number; spanMs: number }) {
-    const seen = `one gate: ${together.refused} refused within ${together.spanMs} ms; a gate per caller: ${alone.refused} within ${alone.spanMs} ms`;
-    expect(together.spanMs, `${seen}: with one gate, no call sent after the first refusal is refused`).to.be.below(
-      RETRY_AFTER_MS,
-    );
-    expect(alone.spanMs, `${seen}: callers backing off alone are refused again`).to.be.at.least(RETRY_AFTER_MS);
+  async function expectOneRefusal<C>(
+    start: () => Promise<Emulated<C>>,
+    call: (client: C) => Promise<unknown>,
+    host: string,
+  ) {
+    expect(await refusalsWith(false, start, call, host), "one gate: B waits out A's refusal").to.equal(1);
+    const alone = await refusalsWith(true, start, call, host);
+    expect(alone, 'a gate per caller: B is sent into the empty bucket and refused too').to.be.at.least(2);
   }
 
   it('sec: a 429 with Retry-After slows every caller', async () => {
     const opened: SecClient[] = [];
-    const start = async () => {
+    const start = async (): Promise<Emulated<SecClient>> => {
       const emulator = await startSecEmulator({ rateLimit: RATE });
       return {
         stats: () => emulator.rateLimitStats(),
-        client: (gate: HostGate) => {
+        client: (gate, once) => {
           const client = createSecClient({
             baseUrl: emulator.url,
             account: emulator.account,
             apiToken: emulator.issueToken(),
             userAgent: 'test',
             gate,
+            ...(once ? { retry: { maxAttempts: 1 } } : {}),
           });
           opened.push(client);
           return client;
@@ -182,21 +191,25 @@ describe('host gate: under a real rate limit, shared by the whole process', func
         },
       };
     };
-    const alone = await refusalsWith(true, start, (c: SecClient) => c.alertChannels.list(), 'sec');
-    const together = await refusalsWith(false, start, (c: SecClient) => c.alertChannels.list(), 'sec');
-    expectOneRound(together, alone);
+    await expectOneRefusal(start, (c: SecClient) => c.alertChannels.list(), 'sec');
   });
 
   it('vdb: a RESOURCE_EXHAUSTED with retry-after slows every caller', async () => {
     const opened: VdbClient[] = [];
     let accountId = '';
-    const start = async () => {
+    const start = async (): Promise<Emulated<VdbClient>> => {
       const emulator = await startVdbEmulator({ rateLimit: RATE });
       accountId = emulator.accountId;
       return {
         stats: () => emulator.rateLimitStats(),
-        client: (gate: HostGate) => {
-          const client = createVdbClient({ apiUrl: emulator.url, apiKey: emulator.apiKey, userAgent: 'test', gate });
+        client: (gate, once) => {
+          const client = createVdbClient({
+            apiUrl: emulator.url,
+            apiKey: emulator.apiKey,
+            userAgent: 'test',
+            gate,
+            ...(once ? { retry: { maxAttempts: 1 } } : {}),
+          });
           opened.push(client);
           return client;
         },
@@ -206,9 +219,6 @@ describe('host gate: under a real rate limit, shared by the whole process', func
         },
       };
     };
-    const list = (c: VdbClient) => c.iam.listRoles({ accountId });
-    const alone = await refusalsWith(true, start, list, 'vdb');
-    const together = await refusalsWith(false, start, list, 'vdb');
-    expectOneRound(together, alone);
+    await expectOneRefusal(start, (c: VdbClient) => c.iam.listRoles({ accountId }), 'vdb');
   });
 });
