@@ -189,6 +189,10 @@ async function tryEveryArgument(
           row.settle?.();
           await read(`changed alone to ${JSON.stringify(values[1])}`, changed);
         }
+        // Unset again: the platform must clear it, or the next plan shows the value it kept.
+        state = await harness.apply(row.type, { config: base, prior: state });
+        row.settle?.();
+        await read('unset again', base);
       } catch (error) {
         outcome.problems.push(`${at}: ${error instanceof HarnessError ? said(error) : (error as Error).message}`);
       } finally {
@@ -215,7 +219,7 @@ async function everyArgumentOf(
   return outcome;
 }
 
-describe('every optional argument is sent, kept, read back and changed alone', function () {
+describe('every optional argument is sent, kept, read back, changed alone and unset again', function () {
   this.timeout(300_000);
 
   it('sec', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, flag, toFlag } from './wire.js';
 import { searchAll } from './search.js';
 
@@ -20,7 +21,7 @@ export interface AgentAccessToken {
   };
 }
 
-export interface AgentAccessTokenInput {
+export interface AgentAccessTokenInput extends Declaring {
   readonly tokenAlias: string;
   readonly tokenEnabled: boolean;
   readonly props?: { readonly description?: string | undefined; readonly os?: string | undefined } | undefined;
@@ -41,27 +42,32 @@ export interface AgentAccessTokensApi {
 
 const BASE = '/api/v2/AgentAccessTokens';
 
-const tokenSchema = z.object({
-  accessToken: z.string().min(1),
-  tokenAlias: z.string(),
-  tokenEnabled: flag,
-  version: z.union([z.string(), z.number()]).transform(String),
-  createdTime: z.string(),
-  props: z
-    .object({ createdTime: z.string().optional(), description: z.string().optional(), os: z.string().optional() })
-    .nullish()
-    .transform((props) => props ?? {}),
-});
+const tokenSchema = readingDeclared(
+  z.object({
+    accessToken: z.string().min(1),
+    tokenAlias: z.string(),
+    tokenEnabled: flag,
+    version: z.union([z.string(), z.number()]).transform(String),
+    createdTime: z.string(),
+    props: z
+      .object({ createdTime: z.string().optional(), description: z.string().optional(), os: z.string().optional() })
+      .nullish()
+      .transform((props) => props ?? {}),
+  }),
+  'AgentAccessTokens',
+);
 
 const one = envelope(tokenSchema);
 const many = envelope(z.array(tokenSchema));
 
-function tokenBody(input: AgentAccessTokenUpdate): Record<string, unknown> {
-  return {
+/** A create's body, or with `update` (its body's name) an update's, which changes only what it sends. */
+function tokenBody(input: AgentAccessTokenUpdate, update?: string): Record<string, unknown> {
+  const body = {
     ...(input.tokenAlias === undefined ? {} : { tokenAlias: input.tokenAlias }),
     ...(input.tokenEnabled === undefined ? {} : { tokenEnabled: toFlag(input.tokenEnabled) }),
     ...(input.props === undefined ? {} : { props: input.props }),
   };
+  return placeDeclared(body, input.declared, update);
 }
 
 export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {
@@ -87,7 +93,7 @@ export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {
         method: 'PATCH',
         path: `${BASE}/${segment(accessToken)}`,
         operation: `PATCH ${BASE}/{token}`,
-        body: tokenBody(update),
+        body: tokenBody(update, 'AgentAccessTokens:update'),
       } as const;
       return (await http.json(call, one, options)).data;
     },

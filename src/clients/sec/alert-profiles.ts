@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, optionalText } from './wire.js';
 
 /** An alert template: how one kind of query result becomes an alert. */
@@ -23,9 +24,13 @@ export interface AlertProfile {
   readonly alerts: readonly AlertTemplate[];
 }
 
-export interface AlertProfileInput {
+export interface AlertProfileInput extends Declaring {
   readonly alertProfileId: string;
   readonly extends: string;
+  readonly alerts: readonly AlertTemplate[];
+}
+
+export interface AlertProfileUpdate extends Declaring {
   readonly alerts: readonly AlertTemplate[];
 }
 
@@ -34,8 +39,8 @@ export interface AlertProfilesApi {
   create(input: AlertProfileInput, options?: CallOptions): Promise<AlertProfile>;
   get(alertProfileId: string, options?: CallOptions): Promise<AlertProfile>;
   list(options?: CallOptions): Promise<AlertProfile[]>;
-  /** Only the templates of a profile can change; its name and `extends` cannot. */
-  updateAlerts(alertProfileId: string, alerts: readonly AlertTemplate[], options?: CallOptions): Promise<AlertProfile>;
+  /** Only the templates (and what `AlertProfiles:update` declares) can change; its name and `extends` cannot. */
+  update(alertProfileId: string, input: AlertProfileUpdate, options?: CallOptions): Promise<AlertProfile>;
   delete(alertProfileId: string, options?: CallOptions): Promise<void>;
 }
 
@@ -48,22 +53,25 @@ const templateSchema = z.object({
   subject: z.string(),
 });
 
-const profileSchema = z.object({
-  alertProfileId: z.string().min(1),
-  extends: optionalText,
-  fields: z
-    .array(z.object({ name: z.string() }))
-    .nullish()
-    .transform((fields) => (fields ?? []).map((field) => field.name)),
-  descriptionKeys: z
-    .array(z.object({ name: z.string(), spec: z.string() }))
-    .nullish()
-    .transform((keys) => keys ?? []),
-  alerts: z
-    .array(templateSchema)
-    .nullish()
-    .transform((alerts) => alerts ?? []),
-});
+const profileSchema = readingDeclared(
+  z.object({
+    alertProfileId: z.string().min(1),
+    extends: optionalText,
+    fields: z
+      .array(z.object({ name: z.string() }))
+      .nullish()
+      .transform((fields) => (fields ?? []).map((field) => field.name)),
+    descriptionKeys: z
+      .array(z.object({ name: z.string(), spec: z.string() }))
+      .nullish()
+      .transform((keys) => keys ?? []),
+    alerts: z
+      .array(templateSchema)
+      .nullish()
+      .transform((alerts) => alerts ?? []),
+  }),
+  'AlertProfiles',
+);
 
 const one = envelope(profileSchema);
 const many = envelope(z.array(profileSchema));
@@ -76,7 +84,10 @@ export function alertProfilesApi(http: SecHttp): AlertProfilesApi {
     ({ method, path: `${BASE}/${segment(id)}`, operation: `${method} ${BASE}/{alertProfileId}` }) as const;
   return {
     async create(input, options) {
-      const body = { alertProfileId: input.alertProfileId, extends: input.extends, alerts: templateBody(input.alerts) };
+      const body = placeDeclared(
+        { alertProfileId: input.alertProfileId, extends: input.extends, alerts: templateBody(input.alerts) },
+        input.declared,
+      );
       return (await http.json({ method: 'POST', path: BASE, operation: `POST ${BASE}`, body }, one, options)).data;
     },
     async get(alertProfileId, options) {
@@ -85,10 +96,9 @@ export function alertProfilesApi(http: SecHttp): AlertProfilesApi {
     async list(options) {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
-    async updateAlerts(alertProfileId, alerts, options) {
-      return (
-        await http.json({ ...itemCall('PATCH', alertProfileId), body: { alerts: templateBody(alerts) } }, one, options)
-      ).data;
+    async update(alertProfileId, input, options) {
+      const body = placeDeclared({ alerts: templateBody(input.alerts) }, input.declared, 'AlertProfiles:update');
+      return (await http.json({ ...itemCall('PATCH', alertProfileId), body }, one, options)).data;
     },
     async delete(alertProfileId, options) {
       await http.empty(itemCall('DELETE', alertProfileId), options);

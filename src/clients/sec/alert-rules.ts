@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, optionalText, toFlag } from './wire.js';
@@ -27,7 +28,7 @@ export interface AlertRule {
   };
 }
 
-export interface AlertRuleInput {
+export interface AlertRuleInput extends Declaring {
   readonly intgGuidList: readonly string[];
   readonly filters: {
     readonly name: string;
@@ -57,47 +58,53 @@ const stringList = z
   .array(z.string())
   .nullish()
   .transform((v) => v ?? []);
-const ruleSchema = z.object({
-  mcGuid: z.string().min(1),
-  type: z.string(),
-  intgGuidList: stringList,
-  filters: z.object({
-    name: z.string(),
-    description: optionalText,
-    enabled: flag,
-    severity: z
-      .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
-      .nullish()
-      .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
-    resourceGroups: stringList,
-    subCategory: stringList,
-    source: stringList,
-    category: stringList,
-    createdOrUpdatedTime: optionalText,
-    createdOrUpdatedBy: optionalText,
+const ruleSchema = readingDeclared(
+  z.object({
+    mcGuid: z.string().min(1),
+    type: z.string(),
+    intgGuidList: stringList,
+    filters: z.object({
+      name: z.string(),
+      description: optionalText,
+      enabled: flag,
+      severity: z
+        .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
+        .nullish()
+        .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
+      resourceGroups: stringList,
+      subCategory: stringList,
+      source: stringList,
+      category: stringList,
+      createdOrUpdatedTime: optionalText,
+      createdOrUpdatedBy: optionalText,
+    }),
   }),
-});
+  'AlertRules',
+);
 
 const one = envelope(ruleSchema);
 const many = envelope(z.array(ruleSchema));
 
 function ruleBody(input: AlertRuleInput, mcGuid?: string): Record<string, unknown> {
   const f = input.filters;
-  return {
-    ...(mcGuid === undefined ? {} : { mcGuid }),
-    type: 'Event',
-    intgGuidList: [...input.intgGuidList],
-    filters: {
-      name: f.name,
-      description: f.description,
-      enabled: toFlag(f.enabled),
-      severity: f.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
-      resourceGroups: [...f.resourceGroups],
-      subCategory: [...f.subCategory],
-      source: [...f.source],
-      category: [...f.category],
+  return placeDeclared(
+    {
+      ...(mcGuid === undefined ? {} : { mcGuid }),
+      type: 'Event',
+      intgGuidList: [...input.intgGuidList],
+      filters: {
+        name: f.name,
+        description: f.description,
+        enabled: toFlag(f.enabled),
+        severity: f.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
+        resourceGroups: [...f.resourceGroups],
+        subCategory: [...f.subCategory],
+        source: [...f.source],
+        category: [...f.category],
+      },
     },
-  };
+    input.declared,
+  );
 }
 
 export function alertRulesApi(http: SecHttp): AlertRulesApi {
@@ -117,7 +124,7 @@ export function alertRulesApi(http: SecHttp): AlertRulesApi {
         await replaceKeeping(
           http,
           { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) },
-          modelledBy(ruleSchema),
+          modelledWithDeclared(modelledBy(ruleSchema), input.declared),
           one,
           options,
         )

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, leavesUnread, optionalText, toFlag } from './wire.js';
 
@@ -18,7 +19,7 @@ export interface DataExportRule {
   };
 }
 
-export interface DataExportRuleInput {
+export interface DataExportRuleInput extends Declaring {
   readonly intgGuidList: readonly string[];
   readonly name: string;
   readonly description: string;
@@ -37,37 +38,44 @@ export interface DataExportRulesApi {
 
 const BASE = '/api/v2/DataExportRules';
 
-const ruleSchema = z.object({
-  mcGuid: z.string().min(1),
-  type: z.string(),
-  intgGuidList: z
-    .array(z.string())
-    .nullish()
-    .transform((v) => v ?? []),
-  filters: leavesUnread(
-    z.object({
-      name: z.string(),
-      description: optionalText,
-      enabled: flag,
-      createdOrUpdatedTime: optionalText,
-      createdOrUpdatedBy: optionalText,
-    }),
-    {
-      profileVersions:
-        'a filter of a newer version of the rules that the provider does not model; an update keeps it as read',
-    },
-  ),
-});
+const ruleSchema = readingDeclared(
+  z.object({
+    mcGuid: z.string().min(1),
+    type: z.string(),
+    intgGuidList: z
+      .array(z.string())
+      .nullish()
+      .transform((v) => v ?? []),
+    filters: leavesUnread(
+      z.object({
+        name: z.string(),
+        description: optionalText,
+        enabled: flag,
+        createdOrUpdatedTime: optionalText,
+        createdOrUpdatedBy: optionalText,
+      }),
+      {
+        profileVersions:
+          'a filter of a newer version of the rules that the provider does not model; an update keeps it as read',
+      },
+    ),
+  }),
+  'DataExportRules',
+);
 
 const one = envelope(ruleSchema);
 const many = envelope(z.array(ruleSchema));
 
-const ruleBody = (input: DataExportRuleInput, mcGuid?: string): Record<string, unknown> => ({
-  ...(mcGuid === undefined ? {} : { mcGuid }),
-  type: 'Dataexport',
-  intgGuidList: [...input.intgGuidList],
-  filters: { name: input.name, description: input.description, enabled: toFlag(input.enabled) },
-});
+const ruleBody = (input: DataExportRuleInput, mcGuid?: string): Record<string, unknown> =>
+  placeDeclared(
+    {
+      ...(mcGuid === undefined ? {} : { mcGuid }),
+      type: 'Dataexport',
+      intgGuidList: [...input.intgGuidList],
+      filters: { name: input.name, description: input.description, enabled: toFlag(input.enabled) },
+    },
+    input.declared,
+  );
 
 export function dataExportRulesApi(http: SecHttp): DataExportRulesApi {
   const path = (mcGuid: string) => `${BASE}/${segment(mcGuid)}`;
@@ -86,7 +94,7 @@ export function dataExportRulesApi(http: SecHttp): DataExportRulesApi {
         await replaceKeeping(
           http,
           { method: 'PATCH', path: path(mcGuid), operation: `PATCH ${BASE}/{mcGuid}`, body: ruleBody(input, mcGuid) },
-          modelledBy(ruleSchema),
+          modelledWithDeclared(modelledBy(ruleSchema), input.declared),
           one,
           options,
         )

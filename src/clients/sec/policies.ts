@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, keyedRecord, optionalText } from './wire.js';
 
 export {
@@ -44,20 +45,21 @@ export interface Policy {
 /** What a create sends. Severity is sent lower-case whatever the caller's form; an empty alertProfile clears it. */
 export interface PolicyInput
   extends Pick<
-    Policy,
-    | 'policyType'
-    | 'queryId'
-    | 'title'
-    | 'enabled'
-    | 'description'
-    | 'remediation'
-    | 'severity'
-    | 'limit'
-    | 'evalFrequency'
-    | 'alertEnabled'
-    | 'alertProfile'
-    | 'tags'
-  > {
+      Policy,
+      | 'policyType'
+      | 'queryId'
+      | 'title'
+      | 'enabled'
+      | 'description'
+      | 'remediation'
+      | 'severity'
+      | 'limit'
+      | 'evalFrequency'
+      | 'alertEnabled'
+      | 'alertProfile'
+      | 'tags'
+    >,
+    Declaring {
   /** Appended to the tenant name to form the id (`<tenant>-<suffix>`); the platform picks one when absent. */
   readonly policyIdSuffix?: string | undefined;
 }
@@ -87,39 +89,43 @@ const BASE = '/api/v2/Policies';
 
 const constraintFieldSchema = z.object({ fieldKey: z.string(), dataType: z.string(), multiValue: z.boolean() });
 
-const policySchema = z.object({
-  policyId: z.string().min(1),
-  policyType: z.string(),
-  queryId: z.string(),
-  title: z.string(),
-  enabled: z.boolean(),
-  description: optionalText,
-  remediation: optionalText,
-  severity: z.string(),
-  limit: z.number().int(),
-  evalFrequency: z.string(),
-  alertEnabled: z
-    .boolean()
-    .nullish()
-    .transform((value) => value ?? false),
-  alertProfile: optionalText,
-  tags: z
-    .array(z.string())
-    .nullish()
-    .transform((tags) => tags ?? []),
-  owner: optionalText,
-  lastUpdateTime: optionalText,
-  lastUpdateUser: optionalText,
-  exceptionConfiguration: keyedRecord(z.array(constraintFieldSchema))
-    .nullish()
-    .transform((config) => config ?? {}),
-});
+const policySchema = readingDeclared(
+  z.object({
+    policyId: z.string().min(1),
+    policyType: z.string(),
+    queryId: z.string(),
+    title: z.string(),
+    enabled: z.boolean(),
+    description: optionalText,
+    remediation: optionalText,
+    severity: z.string(),
+    limit: z.number().int(),
+    evalFrequency: z.string(),
+    alertEnabled: z
+      .boolean()
+      .nullish()
+      .transform((value) => value ?? false),
+    alertProfile: optionalText,
+    tags: z
+      .array(z.string())
+      .nullish()
+      .transform((tags) => tags ?? []),
+    owner: optionalText,
+    lastUpdateTime: optionalText,
+    lastUpdateUser: optionalText,
+    exceptionConfiguration: keyedRecord(z.array(constraintFieldSchema))
+      .nullish()
+      .transform((config) => config ?? {}),
+  }),
+  'Policies',
+);
 
 const one = envelope(policySchema);
 const many = envelope(z.array(policySchema));
 
-function policyBody(input: PolicyUpdate): Record<string, unknown> {
-  return {
+/** A create's body, or with `update` (its body's name) an update's. */
+function policyBody(input: PolicyUpdate, update?: string): Record<string, unknown> {
+  const body = {
     policyType: input.policyType,
     queryId: input.queryId,
     title: input.title,
@@ -133,6 +139,7 @@ function policyBody(input: PolicyUpdate): Record<string, unknown> {
     alertProfile: input.alertProfile,
     tags: [...input.tags],
   };
+  return placeDeclared(body, input.declared, update);
 }
 
 export function policiesApi(http: SecHttp): PoliciesApi {
@@ -151,7 +158,9 @@ export function policiesApi(http: SecHttp): PoliciesApi {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
     async update(policyId, update, options) {
-      return (await http.json({ ...itemCall('PATCH', policyId), body: policyBody(update) }, one, options)).data;
+      return (
+        await http.json({ ...itemCall('PATCH', policyId), body: policyBody(update, 'Policies:update') }, one, options)
+      ).data;
     },
     async delete(policyId, options) {
       await http.empty(itemCall('DELETE', policyId), options);

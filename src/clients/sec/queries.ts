@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, optionalText } from './wire.js';
 
 /** A query in the platform's query language, and how the platform evaluates it. */
@@ -15,11 +16,15 @@ export interface Query {
   readonly resultSchema: string;
 }
 
-export interface QueryInput {
+export interface QueryInput extends Declaring {
   readonly queryId: string;
   readonly queryText: string;
   /** Omitted when empty: the platform then picks the evaluator the data sources need. */
   readonly evaluatorId?: string | undefined;
+}
+
+export interface QueryUpdate extends Declaring {
+  readonly queryText: string;
 }
 
 export interface QueriesApi {
@@ -33,8 +38,8 @@ export interface QueriesApi {
   /** ApiError 'not_found' when it does not exist. */
   get(queryId: string, options?: CallOptions): Promise<Query>;
   list(options?: CallOptions): Promise<Query[]>;
-  /** Only the text can change; the id and the evaluator cannot. */
-  update(queryId: string, queryText: string, options?: CallOptions): Promise<Query>;
+  /** Only the text (and what `Queries:update` declares) can change; the id and the evaluator cannot. */
+  update(queryId: string, input: QueryUpdate, options?: CallOptions): Promise<Query>;
   /** ApiError 'invalid' while a policy uses the query. */
   delete(queryId: string, options?: CallOptions): Promise<void>;
 }
@@ -43,29 +48,36 @@ const BASE = '/api/v2/Queries';
 
 export { BUILT_IN_QUERY_PREFIX } from './policy-values.js';
 
-const querySchema = z.object({
-  queryId: z.string().min(1),
-  queryText: z.string(),
-  evaluatorId: optionalText,
-  owner: optionalText,
-  lastUpdateTime: optionalText,
-  lastUpdateUser: optionalText,
-  resultSchema: z
-    .union([z.string(), z.array(z.unknown())])
-    .nullish()
-    .transform((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v))),
-});
+const querySchema = readingDeclared(
+  z.object({
+    queryId: z.string().min(1),
+    queryText: z.string(),
+    evaluatorId: optionalText,
+    owner: optionalText,
+    lastUpdateTime: optionalText,
+    lastUpdateUser: optionalText,
+    resultSchema: z
+      .union([z.string(), z.array(z.unknown())])
+      .nullish()
+      .transform((v) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v))),
+  }),
+  'Queries',
+);
 
 const one = envelope(querySchema);
 const validated = envelope(z.object({ resultSchema: z.unknown() }).loose());
 const many = envelope(z.array(querySchema));
 
 /** A create's body, and a check's: the evaluator only when one is asked for. */
-const queryBody = (input: QueryInput) => ({
-  queryId: input.queryId,
-  queryText: input.queryText,
-  ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
-});
+const queryBody = (input: QueryInput) =>
+  placeDeclared(
+    {
+      queryId: input.queryId,
+      queryText: input.queryText,
+      ...(input.evaluatorId ? { evaluatorId: input.evaluatorId } : {}),
+    },
+    input.declared,
+  );
 
 export function queriesApi(http: SecHttp): QueriesApi {
   const item = (method: 'GET' | 'PATCH' | 'DELETE', id: string) =>
@@ -86,8 +98,9 @@ export function queriesApi(http: SecHttp): QueriesApi {
     async list(options) {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
-    async update(queryId, queryText, options) {
-      return (await http.json({ ...item('PATCH', queryId), body: { queryText } }, one, options)).data;
+    async update(queryId, input, options) {
+      const body = placeDeclared({ queryText: input.queryText }, input.declared, 'Queries:update');
+      return (await http.json({ ...item('PATCH', queryId), body }, one, options)).data;
     },
     async delete(queryId, options) {
       await http.empty(item('DELETE', queryId), options);

@@ -28,8 +28,18 @@ const WHOLE: Modelled = { kind: 'whole' };
 /** Schema wrappers whose inner schema describes the wire value. */
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
+/** Schemas that read more than the client models (./declared.ts), each with the schema it models as. */
+const modelledAsSchema = new WeakMap<z.ZodType, z.ZodType>();
+
+/** `schema` models what `original` does: an update keeps the other fields it reads as they are held. */
+export function modelsAs(schema: z.ZodType, original: z.ZodType): void {
+  modelledAsSchema.set(schema, original);
+}
+
 /** What an answer schema models of the object it reads: its fields at every depth (the wire side of transforms). */
 export function modelledBy(schema: z.ZodType): Modelled {
+  const original = modelledAsSchema.get(schema);
+  if (original) return modelledBy(original);
   const mapValue = keyedRecordValue(schema);
   if (mapValue) return { kind: 'values', values: modelledBy(mapValue) };
   const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RULE_SEVERITY_NAMES } from '../../wire/sec-contract/routing-rules.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
 
@@ -36,7 +37,7 @@ export interface ReportRule {
 }
 
 /** What create and update send; an update replaces the whole rule. */
-export interface ReportRuleInput {
+export interface ReportRuleInput extends Declaring {
   readonly intgGuidList: readonly string[];
   readonly filters: {
     readonly name: string;
@@ -64,50 +65,58 @@ const stringList = z
   .nullish()
   .transform((v) => v ?? []);
 
-const ruleSchema = z.object({
-  mcGuid: z.string().min(1),
-  type: z.string(),
-  intgGuidList: stringList,
-  filters: z.object({
-    name: z.string(),
-    description: optionalText,
-    enabled: flag,
-    severity: z
-      .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
+const ruleSchema = readingDeclared(
+  z.object({
+    mcGuid: z.string().min(1),
+    type: z.string(),
+    intgGuidList: stringList,
+    filters: z.object({
+      name: z.string(),
+      description: optionalText,
+      enabled: flag,
+      severity: z
+        .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
+        .nullish()
+        .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
+      resourceGroups: stringList,
+      createdOrUpdatedTime: optionalText,
+      createdOrUpdatedBy: optionalText,
+    }),
+    reportNotificationTypes: keyedRecord(z.boolean())
       .nullish()
-      .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
-    resourceGroups: stringList,
-    createdOrUpdatedTime: optionalText,
-    createdOrUpdatedBy: optionalText,
+      .transform(
+        (flags) =>
+          Object.fromEntries(
+            REPORT_NOTIFICATION_KEYS.map((key) => [key, flags?.[key] === true]),
+          ) as ReportNotifications,
+      ),
   }),
-  reportNotificationTypes: keyedRecord(z.boolean())
-    .nullish()
-    .transform(
-      (flags) =>
-        Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, flags?.[key] === true])) as ReportNotifications,
-    ),
-});
+  'ReportRules',
+);
 
 const one = envelope(ruleSchema);
 const many = envelope(z.array(ruleSchema));
 
 function ruleBody(input: ReportRuleInput, mcGuid?: string): Record<string, unknown> {
-  return {
-    ...(mcGuid === undefined ? {} : { mcGuid }),
-    type: 'Report',
-    intgGuidList: [...input.intgGuidList],
-    filters: {
-      name: input.filters.name,
-      description: input.filters.description,
-      enabled: toFlag(input.filters.enabled),
-      severity: input.filters.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
-      resourceGroups: [...input.filters.resourceGroups],
+  return placeDeclared(
+    {
+      ...(mcGuid === undefined ? {} : { mcGuid }),
+      type: 'Report',
+      intgGuidList: [...input.intgGuidList],
+      filters: {
+        name: input.filters.name,
+        description: input.filters.description,
+        enabled: toFlag(input.filters.enabled),
+        severity: input.filters.severity.map((s) => REPORT_SEVERITIES.indexOf(s) + 1),
+        resourceGroups: [...input.filters.resourceGroups],
+      },
+      // Every flag, always: the platform stores the complete set.
+      reportNotificationTypes: Object.fromEntries(
+        REPORT_NOTIFICATION_KEYS.map((key) => [key, input.reportNotificationTypes[key] === true]),
+      ),
     },
-    // Every flag, always: the platform stores the complete set.
-    reportNotificationTypes: Object.fromEntries(
-      REPORT_NOTIFICATION_KEYS.map((key) => [key, input.reportNotificationTypes[key] === true]),
-    ),
-  };
+    input.declared,
+  );
 }
 
 export function reportRulesApi(http: SecHttp): ReportRulesApi {
@@ -129,7 +138,9 @@ export function reportRulesApi(http: SecHttp): ReportRulesApi {
         operation: `PATCH ${BASE}/{mcGuid}`,
         body: ruleBody(input, mcGuid),
       } as const;
-      return (await replaceKeeping(http, call, modelledBy(ruleSchema), one, options)).data;
+      return (
+        await replaceKeeping(http, call, modelledWithDeclared(modelledBy(ruleSchema), input.declared), one, options)
+      ).data;
     },
     async delete(mcGuid, options) {
       await http.empty({ method: 'DELETE', path: path(mcGuid), operation: `DELETE ${BASE}/{mcGuid}` }, options);

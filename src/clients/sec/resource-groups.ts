@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, flag, keyedRecord, leavesUnread, optionalText, toFlag } from './wire.js';
 import { setEntry } from '@keel/provider-framework/client';
@@ -35,7 +36,7 @@ export interface ResourceGroup {
 }
 
 /** What create and update send; an update replaces the whole group. */
-export interface ResourceGroupInput {
+export interface ResourceGroupInput extends Declaring {
   readonly name: string;
   readonly resourceType: string;
   readonly description: string;
@@ -74,26 +75,29 @@ const expressionSchema: z.ZodType<ResourceGroupExpression> = z.lazy(() =>
   }),
 );
 
-const groupSchema = leavesUnread(
-  z.object({
-    resourceGroupGuid: z.string().min(1),
-    name: z.string(),
-    resourceType: z.string(),
-    description: optionalText,
-    enabled: flag,
-    // Groups of the older, field-based form have no query; this client manages only the newer form.
-    query: z.object({ filters: keyedRecord(filterSchema), expression: expressionSchema }),
-    updatedTime: optionalText,
-    updatedBy: optionalText,
-    isDefaultBoolean: z
-      .boolean()
-      .nullish()
-      .transform((v) => v ?? false),
-  }),
-  {
-    createdBy: 'who made the group is no setting of it; the resource shows who changed it last (updated_by)',
-    createdTime: 'when the group was made is no setting of it; the resource shows who changed it last (updated_by)',
-  },
+const groupSchema = readingDeclared(
+  leavesUnread(
+    z.object({
+      resourceGroupGuid: z.string().min(1),
+      name: z.string(),
+      resourceType: z.string(),
+      description: optionalText,
+      enabled: flag,
+      // Groups of the older, field-based form have no query; this client manages only the newer form.
+      query: z.object({ filters: keyedRecord(filterSchema), expression: expressionSchema }),
+      updatedTime: optionalText,
+      updatedBy: optionalText,
+      isDefaultBoolean: z
+        .boolean()
+        .nullish()
+        .transform((v) => v ?? false),
+    }),
+    {
+      createdBy: 'who made the group is no setting of it; the resource shows who changed it last (updated_by)',
+      createdTime: 'when the group was made is no setting of it; the resource shows who changed it last (updated_by)',
+    },
+  ),
+  'ResourceGroups',
 ).transform((group) => ({ ...group, query: withExpressionNames(group.query) }));
 
 /**
@@ -128,13 +132,16 @@ function groupBody(input: ResourceGroupInput): Record<string, unknown> {
       { field: f.field, operation: f.operation, values: [...f.values], ...(f.key ? { key: f.key } : {}) },
     ]),
   );
-  return {
-    name: input.name,
-    resourceType: input.resourceType,
-    description: input.description,
-    enabled: toFlag(input.enabled),
-    query: { filters, expression: input.query.expression },
-  };
+  return placeDeclared(
+    {
+      name: input.name,
+      resourceType: input.resourceType,
+      description: input.description,
+      enabled: toFlag(input.enabled),
+      query: { filters, expression: input.query.expression },
+    },
+    input.declared,
+  );
 }
 
 export function resourceGroupsApi(http: SecHttp): ResourceGroupsApi {
@@ -157,7 +164,9 @@ export function resourceGroupsApi(http: SecHttp): ResourceGroupsApi {
         operation: `PATCH ${BASE}/{resourceGroupGuid}`,
         body: groupBody(input),
       } as const;
-      return (await replaceKeeping(http, call, modelledBy(groupSchema), one, options)).data;
+      return (
+        await replaceKeeping(http, call, modelledWithDeclared(modelledBy(groupSchema), input.declared), one, options)
+      ).data;
     },
     async delete(guid, options) {
       await http.empty(

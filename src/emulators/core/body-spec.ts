@@ -98,6 +98,24 @@ export function declaredFields(spec: FieldSpec, value: unknown): Record<string, 
   return out;
 }
 
+/**
+ * `record` changed by an update that changes only what it sends: each field of `body` the spec names laid
+ * over it at every depth the spec describes as objects, a null one removed (what the platform does with
+ * a field cleared).
+ */
+export function withSentFields<T>(record: T, spec: FieldSpec, body: unknown): T {
+  return laidOver(record, declaredFields(spec, body)) as T;
+}
+
+function laidOver(held: unknown, sent: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = isRecord(held) ? { ...held } : {};
+  for (const [key, value] of Object.entries(sent)) {
+    if (value === null) delete out[key];
+    else out[key] = isRecord(value) && !Array.isArray(value) ? laidOver(out[key], value) : value;
+  }
+  return out;
+}
+
 /** `record` with `extra` (from {@link heldFields}) laid into it at the same places. */
 export function withHeldFields<T>(record: T, extra: Record<string, unknown> | undefined): T {
   if (extra === undefined || !isRecord(record)) return record;

@@ -50,6 +50,7 @@ export {
   field,
   heldFields,
   declaredFields,
+  withSentFields,
   holds,
   invalid,
   quote,

@@ -1,4 +1,13 @@
-import { HttpError, json, quote, secretValue, validate, type Router } from '../core/index.js';
+import {
+  declaredFields,
+  HttpError,
+  json,
+  quote,
+  secretValue,
+  validate,
+  withSentFields,
+  type Router,
+} from '../core/index.js';
 import { AGENT_ACCESS_TOKEN_BODIES } from '../../wire/sec-contract/agent-access-tokens.js';
 import { API_PREFIX, SEC_COLLECTIONS, type SecContext } from './context.js';
 import { searchFilter, type SearchableField } from './search-filters.js';
@@ -31,13 +40,16 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
     const body = request.body as Required<Pick<TokenBody, 'tokenAlias' | 'tokenEnabled'>> & TokenBody;
     assertAliasFree(ctx, body.tokenAlias, undefined);
     const now = ctx.clock.nowIso();
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
+    const sent = declaredFields(createSpec, body) as Partial<AgentAccessTokenRecord>;
     const record: AgentAccessTokenRecord = {
+      ...sent,
       accessToken: secretValue(24),
       tokenAlias: body.tokenAlias,
       tokenEnabled: body.tokenEnabled,
       version: TOKEN_VERSION,
       createdTime: now,
-      props: { ...definedProps(body.props), createdTime: now },
+      props: { ...sent.props, ...definedProps(body.props), createdTime: now },
     };
     ctx.store.put(COLLECTION, record.accessToken, record);
     return json(201, { data: record });
@@ -52,12 +64,13 @@ export function registerAgentAccessTokenRoutes(router: Router, ctx: SecContext):
     validate(updateSpec, request.body, 'body');
     const body = request.body as TokenBody;
     if (body.tokenAlias !== undefined) assertAliasFree(ctx, body.tokenAlias, existing.accessToken);
+    const sent = withSentFields(existing, updateSpec, body);
     const updated: AgentAccessTokenRecord = {
-      ...existing,
+      ...sent,
       tokenAlias: body.tokenAlias ?? existing.tokenAlias,
       tokenEnabled: body.tokenEnabled ?? existing.tokenEnabled,
       createdTime: ctx.clock.nowIso(),
-      props: { ...existing.props, ...definedProps(body.props) },
+      props: { ...sent.props, ...definedProps(body.props) },
     };
     ctx.store.put(COLLECTION, updated.accessToken, updated);
     return json(200, { data: updated });

@@ -1,4 +1,14 @@
-import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import {
+  declaredFields,
+  HttpError,
+  invalid,
+  json,
+  noContent,
+  quote,
+  validate,
+  withSentFields,
+  type Router,
+} from '../core/index.js';
 import { ALERT_PROFILE_BODIES } from '../../wire/sec-contract/alert-profiles.js';
 import { BUILT_IN_ALERT_PROFILES } from './catalogue/alert-profiles.js';
 import { API_PREFIX, type SecContext } from './context.js';
@@ -53,7 +63,9 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const base = ctx.store.get<AlertProfileRecord>(ALERT_PROFILES, body.extends);
     if (!base) throw invalid(`body.extends: there is no alert profile ${quote(body.extends)} to extend`);
     checkTemplates(body.alerts, base);
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
     const record: AlertProfileRecord = {
+      ...declaredFields(createSpec, body),
       alertProfileId: id,
       extends: base.alertProfileId,
       // A profile maps the same query fields as the one it extends.
@@ -81,7 +93,10 @@ export function registerAlertProfileRoutes(router: Router, ctx: SecContext): voi
     const alerts = (request.body as { alerts: AlertTemplateRecord[] }).alerts;
     // The profile maps the same fields as the one it extends.
     checkTemplates(alerts, existing);
-    const updated: AlertProfileRecord = { ...existing, alerts: alerts.map(templateOf) };
+    const updated: AlertProfileRecord = {
+      ...withSentFields(existing, updateSpec, request.body),
+      alerts: alerts.map(templateOf),
+    };
     ctx.store.put(ALERT_PROFILES, updated.alertProfileId, updated);
     return json(200, { data: updated });
   });

@@ -1,4 +1,15 @@
-import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import {
+  declaredFields,
+  HttpError,
+  invalid,
+  json,
+  noContent,
+  quote,
+  validate,
+  type ObjectSpec,
+  type Router,
+} from '../core/index.js';
+import { ownEntry } from '../../../packages/framework/src/wire/own-entry.js';
 import { POLICY_BODIES } from '../../wire/sec-contract/policies.js';
 import { ALERT_PROFILES, templateNames, type AlertProfileRecord } from './alert-profiles.js';
 import { BUILT_IN_POLICY_CATALOGUE, type ConstraintDataType } from './catalogue/policies.js';
@@ -69,7 +80,9 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
       do policyId = `${tenant}-${nextNumber++}`;
       while (ctx.store.has(POLICIES, policyId));
     }
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
     const record: PolicyRecord = {
+      ...declaredFields(createSpec, body),
       policyId,
       policyType: body.policyType,
       queryId: body.queryId,
@@ -132,6 +145,9 @@ export function registerPolicyRoutes(router: Router, ctx: SecContext): void {
     }
     const updated: PolicyRecord = { ...existing, lastUpdateTime: ctx.clock.nowIso(), lastUpdateUser: ctx.username };
     for (const [key, value] of Object.entries(body)) {
+      // A null clears a field a policy may lack; any other field keeps its value.
+      if (value === null && ownEntry((createSpec as ObjectSpec).fields, key)?.optional)
+        delete (updated as unknown as Record<string, unknown>)[key];
       if (value === undefined || value === null || key === 'policyId') continue;
       (updated as unknown as Record<string, unknown>)[key] =
         key === 'severity' ? (value as string).trim().toLowerCase() : value;

@@ -1,4 +1,14 @@
-import { HttpError, invalid, json, noContent, quote, validate, type Router } from '../core/index.js';
+import {
+  declaredFields,
+  HttpError,
+  invalid,
+  json,
+  noContent,
+  quote,
+  validate,
+  withSentFields,
+  type Router,
+} from '../core/index.js';
 import { QUERY_BODIES } from '../../wire/sec-contract/queries.js';
 import { API_PREFIX, POLICIES, QUERIES, type SecContext } from './context.js';
 import { BUILT_IN_POLICY_CATALOGUE } from './catalogue/policies.js';
@@ -63,7 +73,9 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
     const compiled = compileWithEvaluator(body.queryText, body.queryId, body.evaluatorId ?? '');
     if (ctx.store.has(QUERIES, body.queryId))
       throw new HttpError(409, `a query with id ${quote(body.queryId)} already exists`);
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
     const record: QueryRecord = {
+      ...declaredFields(createSpec, body),
       queryId: body.queryId,
       queryText: body.queryText,
       evaluatorId: compiled.evaluator,
@@ -108,7 +120,7 @@ export function registerQueryRoutes(router: Router, ctx: SecContext): void {
       );
     }
     const updated: QueryRecord = {
-      ...existing,
+      ...withSentFields(existing, updateSpec, request.body),
       queryText,
       resultSchema: JSON.stringify(compiled.resultSchema),
       lastUpdateTime: ctx.clock.nowIso(),

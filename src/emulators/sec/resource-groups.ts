@@ -96,11 +96,16 @@ export function registerResourceGroupRoutes(router: Router, ctx: SecContext): vo
   router.add('PATCH', `${BASE}/:guid`, (request) => {
     const existing = find(ctx, request.params.guid!);
     const input = parse(request.body, existing);
+    // An update replaces the group: a field it does not send is gone; the platform's own fields stay.
+    const { resourceGroupGuid, createdTime, createdBy, isDefaultBoolean } = existing;
     const updated: ResourceGroupRecord = {
-      ...existing,
+      resourceGroupGuid,
       ...input,
+      createdTime,
+      createdBy,
       updatedTime: ctx.clock.nowIso(),
       updatedBy: ctx.username,
+      isDefaultBoolean,
     };
     return json(200, { data: ctx.store.put(RESOURCE_GROUPS_COLLECTION, existing.resourceGroupGuid, updated) });
   });

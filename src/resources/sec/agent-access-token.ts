@@ -1,5 +1,6 @@
 import { SEC_LIMITS } from './limits.js';
 import { checkedBy, secRules } from './rules.js';
+import { wireFields } from './wired-fields.js';
 import { createHash, randomInt } from 'node:crypto';
 import {
   attr,
@@ -18,7 +19,12 @@ import { madeAtFrom } from '../shared/made-at.js';
 // An update sends the same os attribute as a create.
 checkedBy('AgentAccessTokens:update.props.os', 'oneOf', { sameAs: 'AgentAccessTokens.props.os' });
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'AgentAccessTokens',
   {
     id: attr.sdkId('The token alias (the same as `name`).', ['name']),
     name: attr.string({
@@ -46,12 +52,15 @@ const schema = resourceSchema(
       description: 'When the token was last changed (RFC 3339).',
     }),
   },
-  {
-    description:
-      'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying ' +
-      'one disables it and renames it out of the way.',
-  },
+  {},
+  { update: 'AgentAccessTokens:update' },
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'An access token that agents use to report to the platform. Tokens cannot be deleted: destroying ' +
+    'one disables it and renames it out of the way.',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const fromApi = (t: AgentAccessToken): Partial<Model> => ({
@@ -66,6 +75,7 @@ const fromApi = (t: AgentAccessToken): Partial<Model> => ({
   // (docs/api/sec.md, "Agent access tokens").
   created_time: t.props?.createdTime ?? t.createdTime,
   last_updated_time: t.createdTime,
+  ...(wired.read(t) as Partial<Model>),
 });
 
 /** What a create does once the token exists: the platform always creates tokens enabled, a second call disables it. */
@@ -194,6 +204,7 @@ export default resource<typeof schema.fields, SecClient>({
         tokenAlias: plan.name,
         tokenEnabled: true,
         props: { description: plan.description ?? '', os: plan.os ?? 'linux' },
+        declared: wired.declared(plan),
       },
       { signal: ctx.signal },
     );
@@ -223,6 +234,7 @@ export default resource<typeof schema.fields, SecClient>({
       tokenAlias: plan.name,
       tokenEnabled: plan.enabled !== false,
       props: { description: plan.description ?? '' },
+      declared: wired.declared(plan),
     };
     return fromApi(await ctx.client.agentAccessTokens.update(prior.token ?? '', body, { signal: ctx.signal }));
   },

@@ -37,6 +37,7 @@ import {
 } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
 import { checkedBy, secRules } from './rules.js';
+import { wireFields } from './wired-fields.js';
 
 // Rules of fields the resource sends mapped (severity names to numbers, older subcategory names to
 // current ones): the attributes check them in the words users write.
@@ -93,7 +94,12 @@ function vocabularyProblems(config: ConfigModelOf<typeof schema.fields>, diags: 
   }
 }
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'AlertRules',
   {
     id: attr.sdkId('The alert rule GUID (the same as `guid`).'),
     name: attr.string({
@@ -174,12 +180,14 @@ const schema = resourceSchema(
     }),
     type: attr.string({ computed: true, description: 'The platform type of the rule, always `Event`.' }),
   },
-  {
-    description:
-      'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go ' +
-      'to which alert channels.',
-  },
+  {},
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'An alert rule: which alerts (severities, sources, alert and event categories, resource groups) go ' +
+    'to which alert channels.',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const toApi = (m: Model): AlertRuleInput => ({
@@ -194,6 +202,7 @@ const toApi = (m: Model): AlertRuleInput => ({
     source: m.alert_sources ?? m.sources ?? [],
     category: m.alert_categories ?? [],
   },
+  declared: wired.declared(m),
 });
 
 function fromApi(r: AlertRule, prior: Partial<Model>): Partial<Model> {
@@ -217,6 +226,7 @@ function fromApi(r: AlertRule, prior: Partial<Model>): Partial<Model> {
     created_or_updated_time: r.filters.createdOrUpdatedTime,
     created_or_updated_by: r.filters.createdOrUpdatedBy,
     type: r.type,
+    ...(wired.read(r) as Partial<Model>),
   };
 }
 

@@ -14,11 +14,17 @@ import { idIdentity, noFilters } from '../shared/identity.js';
 import { sameTrimmedList, textOrNull, trimmedTexts } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
 import { checkedBy, secRules } from './rules.js';
+import { wireFields } from './wired-fields.js';
 
 const INTEGRATIONS_CHECKS = [validators.nonEmpty<string[]>()];
 checkedBy('DataExportRules.intgGuidList', 'minItems', { checks: INTEGRATIONS_CHECKS, sent: trimmedTexts });
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'DataExportRules',
   {
     id: attr.sdkId('The data export rule GUID (the same as `guid`).'),
     name: attr.string({
@@ -52,8 +58,12 @@ const schema = resourceSchema(
       description: 'Who last created or changed the rule.',
     }),
   },
-  { description: "A data export rule: the platform's data, exported to object-store alert channels." },
+  {},
 );
+
+const schema = resourceSchema(wired.fields, {
+  description: "A data export rule: the platform's data, exported to object-store alert channels.",
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const toApi = (m: Model): DataExportRuleInput => ({
@@ -61,6 +71,7 @@ const toApi = (m: Model): DataExportRuleInput => ({
   name: m.name,
   description: m.description ?? '',
   enabled: m.enabled !== false,
+  declared: wired.declared(m),
 });
 
 const fromApi = (r: DataExportRule, prior: Partial<Model>): Partial<Model> => ({
@@ -73,6 +84,7 @@ const fromApi = (r: DataExportRule, prior: Partial<Model>): Partial<Model> => ({
   type: r.type,
   created_or_updated_time: r.filters.createdOrUpdatedTime,
   created_or_updated_by: r.filters.createdOrUpdatedBy,
+  ...(wired.read(r) as Partial<Model>),
 });
 
 const guidOf = (m: Model) => m.guid ?? m.id ?? '';

@@ -21,6 +21,7 @@ import { BUILT_IN_QUERY_PREFIX } from '../../clients/sec/policy-values.js';
 import type { Query } from '../../clients/sec/queries.js';
 import { idIdentity } from '../shared/identity.js';
 import { checkedBy, secMaxCharacters, secRules } from './rules.js';
+import { wireFields } from './wired-fields.js';
 
 // The text's bound is the create's (`query` below); a check and an update send the same text.
 for (const body of ['Queries:validate', 'Queries:update'])
@@ -97,7 +98,12 @@ function namedQueryProblems(
   );
 }
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'Queries',
   {
     id: attr.computedId('The query id (the same as `query_id`).'),
     query_id: attr.string({
@@ -143,12 +149,15 @@ const schema = resourceSchema(
       description: 'The columns of a result row, as JSON: `[{"name": ..., "dataType": ...}]`.',
     }),
   },
-  {
-    description:
-      "A query in the platform's query language, which custom policies evaluate (`sec_policy.query_id`, " +
-      '`sec_policy_compliance.query_id`).',
-  },
+  {},
+  { update: 'Queries:update' },
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    "A query in the platform's query language, which custom policies evaluate (`sec_policy.query_id`, " +
+    '`sec_policy_compliance.query_id`).',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const fromApi = (q: Query): Partial<Model> => ({
@@ -160,6 +169,7 @@ const fromApi = (q: Query): Partial<Model> => ({
   updated_time: q.lastUpdateTime,
   updated_by: q.lastUpdateUser,
   result_schema: q.resultSchema,
+  ...(wired.read(q) as Partial<Model>),
 });
 
 const idOf = (m: Model) => m.id ?? m.query_id;
@@ -191,7 +201,12 @@ const query = resource<typeof schema.fields, SecClient>({
     const [queryId, queryText] = [config.query_id, config.query];
     if (queryId === undefined || queryText === undefined || config.evaluator_id === undefined) return;
     try {
-      const input = { queryId, queryText, evaluatorId: config.evaluator_id ?? undefined };
+      const input = {
+        queryId,
+        queryText,
+        evaluatorId: config.evaluator_id ?? undefined,
+        declared: wired.declared(config as Record<string, unknown>),
+      };
       await ctx.client.queries.validate(input, { signal: ctx.signal });
     } catch (err) {
       if (!isApiError(err, 'invalid')) throw err;
@@ -202,7 +217,12 @@ const query = resource<typeof schema.fields, SecClient>({
   create: async (plan, ctx) =>
     fromApi(
       await ctx.client.queries.create(
-        { queryId: plan.query_id, queryText: plan.query, evaluatorId: plan.evaluator_id ?? undefined },
+        {
+          queryId: plan.query_id,
+          queryText: plan.query,
+          evaluatorId: plan.evaluator_id ?? undefined,
+          declared: wired.declared(plan),
+        },
         { signal: ctx.signal },
       ),
     ),
@@ -222,7 +242,13 @@ const query = resource<typeof schema.fields, SecClient>({
     read: fromApi,
   },
   update: async (plan, prior, ctx) =>
-    fromApi(await ctx.client.queries.update(idOf(prior), plan.query, { signal: ctx.signal })),
+    fromApi(
+      await ctx.client.queries.update(
+        idOf(prior),
+        { queryText: plan.query, declared: wired.declared(plan) },
+        { signal: ctx.signal },
+      ),
+    ),
   delete: async (prior, ctx) => ctx.client.queries.delete(idOf(prior), { signal: ctx.signal }),
 });
 

@@ -6,7 +6,7 @@
  * shape of its own (a list kept as one text) is mapped by hand instead.
  */
 import { type AttrDef, type Fields, validators } from '@keel/provider-framework';
-import { contractField, type FieldSpec } from '../../wire/sec-contract/index.js';
+import { contractField, type FieldSpec, hasContractField } from '../../wire/sec-contract/index.js';
 import { secRules } from './rules.js';
 
 const EMPTY = validators.nonEmpty<string>();
@@ -24,11 +24,21 @@ const HELD_AS: Readonly<Record<FieldSpec['kind'], readonly string[]>> = {
   array: ['list(string)', 'set(string)'],
 };
 
+export interface WiringOptions {
+  /**
+   * The body an update sends, where it is not the create's (`Queries:update`): a wired field it does not
+   * declare is set by a create alone, so its attribute replaces the object when it changes.
+   */
+  readonly update?: string;
+}
+
 /** The fields with the wired ones' checks, and how the wired ones go to and come from the body. */
 export interface WiredFields<F extends Fields> {
   readonly fields: F;
   /** `data` with every wired attribute the model sets put at its path (objects on the way made as needed). */
   send(model: Record<string, unknown>, data: Record<string, unknown>): Record<string, unknown>;
+  /** Every wired attribute's value by its path, null when the model leaves it unset (a client's `declared`). */
+  declared(model: Record<string, unknown>): Record<string, unknown>;
   /**
    * Each wired attribute as `data` holds it; null when the field is absent, or blank where the contract
    * refuses a blank one (the platform's way of saying "not set").
@@ -41,7 +51,12 @@ export interface WiredFields<F extends Fields> {
  * its field's rules. A path the body lacks, a secret, or an attribute of another type than its field fails
  * here, when the provider's schema is built.
  */
-export function wireFields<F extends Fields>(body: string, fields: F, wiring: Wiring<F>): WiredFields<F> {
+export function wireFields<F extends Fields>(
+  body: string,
+  fields: F,
+  wiring: Wiring<F>,
+  options: WiringOptions = {},
+): WiredFields<F> {
   const out: Record<string, unknown> = { ...fields };
   const wired: { name: string; keys: string[]; blankIsUnset: boolean }[] = [];
   for (const [name, path] of Object.entries(wiring)) {
@@ -62,7 +77,10 @@ export function wireFields<F extends Fields>(body: string, fields: F, wiring: Wi
     const blankIsUnset = spec.kind === 'string' && !spec.allowEmpty;
     const blank = blankIsUnset && !own.some((v) => v.description === EMPTY.description);
     const checks = [...(blank ? [EMPTY] : []), ...secRules<unknown>(`${body}.${path}`)];
-    out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks] } };
+    // A field the update's body lacks can only be set by a create: a change to it makes a new object.
+    const createOnly = options.update !== undefined && !hasContractField(`${options.update}.${path}`);
+    const replace = def.options.replace ?? (createOnly || undefined);
+    out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks], ...(replace ? { replace } : {}) } };
     wired.push({ name, keys: path.split('.'), blankIsUnset });
   }
   return {
@@ -79,6 +97,9 @@ export function wireFields<F extends Fields>(body: string, fields: F, wiring: Wi
         at[keys.at(-1)!] = value;
       }
       return data;
+    },
+    declared(model) {
+      return Object.fromEntries(wired.map(({ name, keys }) => [keys.join('.'), model[name] ?? null]));
     },
     read(data) {
       const read: Record<string, unknown> = {};

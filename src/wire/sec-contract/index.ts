@@ -88,6 +88,16 @@ export function contractField(name: string): FieldSpec {
   return found;
 }
 
+/** Whether the contract has the field `name` (`Queries:update.queryText`). */
+export function hasContractField(name: string): boolean {
+  try {
+    contractField(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function walk(spec: FieldSpec, path: string): FieldSpec | undefined {
   if (path === '') return spec;
   if (path.startsWith('[]')) {

@@ -12,6 +12,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import type { AlertProfile, AlertTemplate } from '../../../clients/sec/alert-profiles.js';
 import { checkAlertProfileTemplates } from './catalogue.js';
 import { checkedBy, secItems, secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
 
 /** Names of the platform's own profiles start with this; the platform refuses it for new ones. */
 const RESERVED_PREFIX = 'SEC_';
@@ -28,7 +29,12 @@ const notReserved: Validator<string> = {
 // An update sends the templates alone, bounded as a create's: the same block checks both.
 checkedBy('AlertProfiles:update.alerts', 'minItems', { sameAs: 'AlertProfiles.alerts' });
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'AlertProfiles',
   {
     id: attr.sdkId('The alert profile id, the same as `name`.', ['name']),
     name: attr.string({
@@ -77,12 +83,15 @@ const schema = resourceSchema(
       description: 'The fields the profile maps from query results, usable in templates as `{{FIELD}}`.',
     }),
   },
-  {
-    description:
-      'An alert profile: alert templates, on top of an existing profile, that turn the results of ' +
-      'policies into alerts.',
-  },
+  {},
+  { update: 'AlertProfiles:update' },
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'An alert profile: alert templates, on top of an existing profile, that turn the results of ' +
+    'policies into alerts.',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const toTemplates = (m: Model): AlertTemplate[] =>
@@ -99,6 +108,7 @@ const fromApi = (p: AlertProfile): Partial<Model> => ({
     subject: a.subject,
   })),
   fields: [...p.fields],
+  ...(wired.read(p) as Partial<Model>),
 });
 
 export default resource<typeof schema.fields, SecClient>({
@@ -143,7 +153,7 @@ export default resource<typeof schema.fields, SecClient>({
   },
   async create(plan, ctx) {
     const created = await ctx.client.alertProfiles.create(
-      { alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan) },
+      { alertProfileId: plan.name, extends: plan.extends, alerts: toTemplates(plan), declared: wired.declared(plan) },
       { signal: ctx.signal },
     );
     return fromApi(created);
@@ -162,7 +172,8 @@ export default resource<typeof schema.fields, SecClient>({
   },
   async update(plan, prior, ctx) {
     // Only the templates can change in place; name and extends force a replacement.
-    return fromApi(await ctx.client.alertProfiles.updateAlerts(prior.name, toTemplates(plan), { signal: ctx.signal }));
+    const input = { alerts: toTemplates(plan), declared: wired.declared(plan) };
+    return fromApi(await ctx.client.alertProfiles.update(prior.name, input, { signal: ctx.signal }));
   },
   async delete(prior, ctx) {
     await ctx.client.alertProfiles.delete(prior.name, { signal: ctx.signal });

@@ -10,6 +10,7 @@ import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
 import { secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
 import { importedSuffix, policyIdSuffix } from './policy.js';
 
 const COMPLIANCE = 'Compliance';
@@ -17,7 +18,12 @@ const COMPLIANCE = 'Compliance';
 const LIMIT = 1000;
 const EVALUATION = 'Daily';
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'Policies',
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({
@@ -80,12 +86,15 @@ const schema = resourceSchema(
       description: 'All tags of the policy, joined with `,`.',
     }),
   },
-  {
-    description:
-      'A compliance policy: a query the platform assesses daily for its compliance reports. Violation ' +
-      'policies are `sec_policy`.',
-  },
+  {},
+  { update: 'Policies:update' },
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'A compliance policy: a query the platform assesses daily for its compliance reports. Violation ' +
+    'policies are `sec_policy`.',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const toApi = (m: Model): PolicyUpdate => ({
@@ -101,6 +110,7 @@ const toApi = (m: Model): PolicyUpdate => ({
   alertEnabled: m.alerting_enabled !== false,
   alertProfile: '',
   tags: m.tags ?? [],
+  declared: wired.declared(m),
 });
 
 function fromApi(p: Policy, like: Model | null): Partial<Model> {
@@ -125,6 +135,7 @@ function fromApi(p: Policy, like: Model | null): Partial<Model> {
     updated_time: p.lastUpdateTime,
     updated_by: p.lastUpdateUser,
     computed_tags: p.tags.join(','),
+    ...(wired.read(p) as Partial<Model>),
   };
 }
 

@@ -14,6 +14,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { BUILT_IN_POLICY_PREFIX } from '../../../clients/sec/policy-values.js';
 import { POLICY_ID_SUFFIX } from '../../../wire/sec-contract/policies.js';
 import { checkedBy, secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
 import type { Policy, PolicyUpdate } from '../../../clients/sec/policies.js';
 import { severityAttribute } from './severity.js';
 import { idIdentity } from '../../shared/identity.js';
@@ -40,7 +41,12 @@ checkedBy('Policies:update.limit', 'range', { sameAs: 'Policies.limit' });
 checkedBy('Policies:update.evalFrequency', 'oneOf', { sameAs: 'Policies.evalFrequency' });
 checkedBy('Policies:update.alertProfile', 'pattern', { sameAs: 'Policies.alertProfile' });
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'Policies',
   {
     id: attr.computedId('The policy id: `<tenant>-<policy_id_suffix>`, or `<tenant>-<number>` when no suffix is set.'),
     title: attr.string({
@@ -131,11 +137,14 @@ const schema = resourceSchema(
       description: 'All tags of the policy, joined with `,`.',
     }),
   },
-  {
-    description:
-      'A custom policy: a query the platform evaluates on a schedule, and how its results are reported and alerted on.',
-  },
+  {},
+  { update: 'Policies:update' },
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'A custom policy: a query the platform evaluates on a schedule, and how its results are reported and alerted on.',
+});
 type Model = ModelOf<typeof schema.fields>;
 
 const toApi = (m: Model): PolicyUpdate => {
@@ -154,6 +163,7 @@ const toApi = (m: Model): PolicyUpdate => {
     alertEnabled: alerting ? alerting.enabled !== false : false,
     alertProfile: alerting?.profile ?? '',
     tags: m.tags ?? [],
+    declared: wired.declared(m),
   };
 };
 
@@ -175,6 +185,7 @@ const fromApi = (p: Policy, like: Model | null): Partial<Model> => ({
   updated_time: p.lastUpdateTime,
   updated_by: p.lastUpdateUser,
   computed_tags: p.tags.join(','),
+  ...(wired.read(p) as Partial<Model>),
 });
 
 /**

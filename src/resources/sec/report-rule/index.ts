@@ -26,6 +26,7 @@ import {
 import { REPORT_BLOCKS, REPORT_BLOCK_NAMES, flagKeys } from './reports.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 import { checkedBy, secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
 
 // Severity names are sent as numbers, and the lists' first element is required: the attributes say so.
 const SEVERITY_CHECKS = severityListChecks();
@@ -34,7 +35,12 @@ checkedBy('ReportRules.filters.severity[]', 'range', { checks: SEVERITY_CHECKS, 
 const CHANNEL_CHECKS = [validators.nonEmpty<string[]>()];
 checkedBy('ReportRules.intgGuidList', 'minItems', { checks: CHANNEL_CHECKS, sent: trimmedTexts });
 
-const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+const wired = wireFields(
+  'ReportRules',
   {
     id: attr.sdkId('The report rule GUID (the same as `guid`).'),
     name: attr.string({
@@ -82,12 +88,14 @@ const schema = resourceSchema(
     }),
     type: attr.string({ computed: true, description: 'The platform type of the rule, always `Report`.' }),
   },
-  {
-    description:
-      'A report rule: which compliance and event reports go to which e-mail alert channels, for which ' +
-      'severities and resource groups.',
-  },
+  {},
 );
+
+const schema = resourceSchema(wired.fields, {
+  description:
+    'A report rule: which compliance and event reports go to which e-mail alert channels, for which ' +
+    'severities and resource groups.',
+});
 type Model = ModelOf<typeof schema.fields>;
 type BlockModel = Record<string, boolean | null>;
 
@@ -110,6 +118,7 @@ function toApi(m: Model): ReportRuleInput {
       resourceGroups: (m.resource_groups ?? []).map((g) => g.trim()),
     },
     reportNotificationTypes: flags,
+    declared: wired.declared(m),
   };
 }
 
@@ -138,6 +147,7 @@ function fromApi(r: ReportRule, prior: Partial<Model>): Partial<Model> {
     created_or_updated_time: r.filters.createdOrUpdatedTime,
     created_or_updated_by: r.filters.createdOrUpdatedBy,
     type: r.type,
+    ...(wired.read(r) as Partial<Model>),
   };
 }
 

@@ -3,7 +3,7 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { idIdentity } from '../../shared/identity.js';
 import type { ResourceGroup, ResourceGroupInput } from '../../../clients/sec/resource-groups.js';
 import { textOrNull } from '../governance-values.js';
-import { schema, type GroupModel, type Model } from './schema.js';
+import { schema, type GroupModel, type Model, wired } from './schema.js';
 import { fromQuery, toQuery, treeProblems } from './tree.js';
 
 const topOf = (m: Model) => (m.group as unknown as GroupModel[])[0];
@@ -16,6 +16,7 @@ function toApi(m: Model): ResourceGroupInput {
     description: m.description ?? '',
     enabled: m.enabled !== false,
     query: toQuery(top!),
+    declared: wired.declared(m),
   };
 }
 
@@ -30,6 +31,7 @@ function fromApi(g: ResourceGroup, prior: Partial<Model>): Partial<Model> {
     last_updated: g.updatedTime,
     updated_by: g.updatedBy,
     is_default: g.isDefaultBoolean,
+    ...(wired.read(g) as Partial<Model>),
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../../../wire/sec-contract/resource-groups.js';
 import { checkedBy, secRules } from '../rules.js';
 import { attr, block, type ModelOf, resourceSchema, validators } from '@keel/provider-framework';
+import { wireFields } from '../wired-fields.js';
 
 export { RESOURCE_GROUP_TYPES };
 /** The fields a filter may test, per resource type (the platform refuses any other). */
@@ -79,7 +80,12 @@ const level3 = {
 const level2 = { operator, filter, group: block.list(level3, { description: nestedDescription }) };
 const top = { operator, filter, group: block.list(level2, { description: nestedDescription }) };
 
-export const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ */
+export const wired = wireFields(
+  'ResourceGroups',
   {
     id: attr.computedId('The resource group GUID.'),
     name: attr.string({
@@ -114,12 +120,14 @@ export const schema = resourceSchema(
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the group.' }),
     is_default: attr.bool({ computed: true, description: 'Whether this is a built-in group of the platform.' }),
   },
-  {
-    description:
-      'A resource group: a named query over cloud, container, machine or Kubernetes resources that other ' +
-      'objects (such as report rules) can refer to.',
-  },
+  {},
 );
+
+export const schema = resourceSchema(wired.fields, {
+  description:
+    'A resource group: a named query over cloud, container, machine or Kubernetes resources that other ' +
+    'objects (such as report rules) can refer to.',
+});
 
 export type Model = ModelOf<typeof schema.fields>;
 
