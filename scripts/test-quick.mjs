@@ -170,11 +170,13 @@ const scope = scopeOfChange();
  * Tests that take the types to run from LIFECYCLE_TYPES, with what each takes whatever the types (an
  * emulator, Terraform's first rounds): the lifecycle properties about 40 s (measured on an idle 2-core
  * machine on 2026-11-28: 37 s for sec's three policy types, 59 s for vdb's cluster and the types beside
- * it), the examples' table about 15 s (16 s for sec's e-mail channel under Terraform and OpenTofu).
+ * it), the examples' table about 15 s (16 s for sec's e-mail channel under Terraform and OpenTofu), every
+ * argument of the types about 3 s (the emulators and the providers in process).
  */
 const SCOPED_TESTS = new Map([
   ['dist/test/props/lifecycle.test.js', 40],
   ['dist/test/acceptance/examples.test.js', 15],
+  ['dist/test/resources/every-argument.test.js', 3],
 ]);
 /** Whether a test, or a test module it imports, names one of the types in scope. */
 function namesScopedType(file, seen = new Set()) {
@@ -203,9 +205,19 @@ function readsExamples(file, seen = new Set()) {
   readsExamplesMemo.set(file, reads);
   return reads;
 }
-const seesExamples = (f) => examples.length > 0 && readsExamples(f);
+/**
+ * The changed examples a test may run: a test of one kind of example (`ephemeral-examples.test`) runs those
+ * under `examples/<provider>/<kind>/` alone; any other, every example and acceptance case.
+ */
+function examplesSeenBy(f) {
+  const kind = /^([a-z]+)-examples\.test\.js$/.exec(f.split('/').pop())?.[1];
+  return kind === undefined
+    ? examples
+    : examples.filter((e) => e.split('/')[0] === 'examples' && e.split('/')[2] === kind);
+}
+const seesExamples = (f) => examplesSeenBy(f).length > 0 && readsExamples(f);
 /** The examples' own tests (their file is named for them), which run every example: kept even when long. */
-const runsExamples = (f) => examples.length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
+const runsExamples = (f) => examplesSeenBy(f).length > 0 && /example/.test(f.split('/').pop()) && readsExamples(f);
 
 /**
  * A test that applies a page's diffs as written (test/docs/add-a-field.test.ts: its text holds a fenced diff

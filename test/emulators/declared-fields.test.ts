@@ -25,18 +25,21 @@ describe('sec emulator: the fields a body declares are kept as sent', () => {
     expect(kept.filters).to.deep.equal({ level: 3, tags: ['x'] });
   });
 
-  /** A rule of each collection as the client would send it, `filters.maxFindings` beside the others. */
+  /**
+   * A rule of each collection as the client would send it, `filters.gainedInThisTest` beside the others
+   * (a name no real field takes: the process shares the contract with every other test).
+   */
   const rules = {
     ReportRules: (channel: string) => ({
       type: 'Report',
       intgGuidList: [channel],
-      filters: { name: 'weekly', enabled: 1, severity: [1, 2], maxFindings: 7 },
+      filters: { name: 'weekly', enabled: 1, severity: [1, 2], gainedInThisTest: 7 },
       reportNotificationTypes: Object.fromEntries(REPORT_NOTIFICATION_KEYS.map((key) => [key, false])),
     }),
     AlertRules: () => ({
       type: 'Event',
       intgGuidList: [],
-      filters: { name: 'critical', enabled: 1, severity: [1], maxFindings: 7 },
+      filters: { name: 'critical', enabled: 1, severity: [1], gainedInThisTest: 7 },
     }),
   };
 
@@ -48,7 +51,7 @@ describe('sec emulator: the fields a body declares are kept as sent', () => {
       const filters = (spec as ObjectSpec).fields.filters as ObjectSpec;
       const mutable = filters.fields as Record<string, unknown>;
       // The contract gains a field, as a new platform field is declared: nothing else changes.
-      mutable.maxFindings = field.integer({ optional: true, min: 1, max: 1000 });
+      mutable.gainedInThisTest = field.integer({ optional: true, min: 1, max: 1000 });
       const emulator = await startSecEmulator();
       try {
         const token = await login(emulator);
@@ -59,13 +62,13 @@ describe('sec emulator: the fields a body declares are kept as sent', () => {
           data: { channelProps: { recipients: ['reports@example.com'] } },
         });
         const made = await post(emulator, token, `/api/v2/${collection}`, rules[collection](channel.intgGuid));
-        expect(made.filters.maxFindings, 'answered as sent').to.equal(7);
+        expect(made.filters.gainedInThisTest, 'answered as sent').to.equal(7);
         const read = await fetch(`${emulator.url}/api/v2/${collection}/${made.mcGuid}`, {
           headers: { Authorization: `Bearer ${token}` },
         });
-        expect(((await read.json()) as { data: any }).data.filters.maxFindings, 'read back').to.equal(7);
+        expect(((await read.json()) as { data: any }).data.filters.gainedInThisTest, 'read back').to.equal(7);
       } finally {
-        delete mutable.maxFindings;
+        delete mutable.gainedInThisTest;
         await emulator.close();
       }
     });
