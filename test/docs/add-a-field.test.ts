@@ -1,8 +1,8 @@
 /**
  * CONTRIBUTING.md, "Add a field", run as written: its diffs (sec, then vdb) are applied to a worktree of
  * the commit and compiled there; then, in that tree, each provider is served in a process of its own
- * against its emulator: an e-mail channel with a subject prefix and a cluster with a maintenance window
- * are created and read (the state and the platform's record both hold them), a 41-character prefix and a
+ * against its emulator: a report rule with a cap on findings and a cluster with a maintenance window are
+ * created and read (the state and the platform's record both hold them), a cap of 1001 or 2.5 and a
  * 25-hour window are refused at plan at their paths, and both seed conformance tests pass. A change that
  * makes a diff no longer apply, or a field no longer work, fails here.
  */
@@ -39,16 +39,17 @@ try {
   const harness = await ProviderHarness.start(await loadProviderDef('sec'), {
     env: { ...process.env, ...secProviderEnv(emulator) },
   });
-  const config = { name: 'guide', recipients: ['ops@example.com'], subject_prefix: '[sec]' };
-  const state = await harness.create('sec_alert_channel_email', config);
-  const read = await harness.read('sec_alert_channel_email', state);
-  const stored = emulator.get('AlertChannels', state.intg_guid);
-  const refused = harness.validate('sec_alert_channel_email', { ...config, subject_prefix: 'x'.repeat(41) });
+  const channel = await harness.create('sec_alert_channel_email', { name: 'guide', recipients: ['ops@example.com'] });
+  const config = { name: 'guide', severities: ['Critical'], email_alert_channels: [channel.intg_guid], max_findings: 500 };
+  const state = await harness.create('sec_report_rule', config);
+  const read = await harness.read('sec_report_rule', state);
+  const stored = emulator.get('ReportRules', state.guid);
+  const refused = [1001, 2.5].map((cap) => harness.validate('sec_report_rule', { ...config, max_findings: cap }));
   process.stdout.write(JSON.stringify({
-    state: state.subject_prefix,
-    read: read?.subject_prefix,
-    stored: stored?.data?.channelProps?.subjectPrefix,
-    refused: refused.map((d) => ({ path: d.path, detail: d.detail })),
+    state: state.max_findings,
+    read: read?.max_findings,
+    stored: stored?.filters?.maxFindings,
+    refused: refused.map((diags) => diags.map((d) => ({ path: d.path, detail: d.detail }))),
     vdb: await maintenanceWindow(),
   }));
 } finally {
@@ -108,7 +109,7 @@ describe('CONTRIBUTING.md, "Add a field", run as written', function () {
     }
   });
 
-  it('compiles; the prefix and the window are kept on the platforms and in the states; too much is refused', () => {
+  it('compiles; the cap and the window are kept on the platforms and in the states; too much is refused', () => {
     // The build's first steps: the vdb API's types from its .proto files, then the compiler.
     const typed = run(process.execPath, ['scripts/vdb-types.mjs'], tree);
     expect(typed.status, `scripts/vdb-types.mjs: ${typed.stderr}`).to.equal(0);
@@ -122,14 +123,18 @@ describe('CONTRIBUTING.md, "Add a field", run as written', function () {
     const exercised = run(process.execPath, ['--input-type=module', '-e', EXERCISE], tree);
     expect(exercised.status, exercised.stderr).to.equal(0);
     const got = JSON.parse(exercised.stdout);
-    expect({ state: got.state, read: got.read, stored: got.stored }).to.deep.equal({
-      state: '[sec]',
-      read: '[sec]',
-      stored: '[sec]',
+    expect({ state: got.state, read: got.read, stored: got.stored }, 'the report rule').to.deep.equal({
+      state: 500,
+      read: 500,
+      stored: 500,
     });
-    expect(got.refused, 'a 41-character prefix').to.have.length(1);
-    expect(got.refused[0].path).to.equal('subject_prefix');
-    expect(got.refused[0].detail).to.match(/at most 40 characters/);
+    const [tooMany, notWhole] = got.refused;
+    expect(tooMany, 'a cap of 1001').to.have.length(1);
+    expect(tooMany[0].path).to.equal('max_findings');
+    expect(tooMany[0].detail).to.match(/1000/);
+    expect(notWhole, 'a cap of 2.5').to.have.length(1);
+    expect(notWhole[0].path).to.equal('max_findings');
+    expect(notWhole[0].detail).to.match(/whole/);
     expect({ state: got.vdb.state, read: got.vdb.read, stored: got.vdb.stored }, 'the cluster').to.deep.equal({
       state: 4,
       read: 4,
