@@ -171,12 +171,15 @@ const scope = scopeOfChange();
  * emulator, Terraform's first rounds): the lifecycle properties about 40 s (measured on an idle 2-core
  * machine on 2026-11-28: 37 s for sec's three policy types, 59 s for vdb's cluster and the types beside
  * it), the examples' table about 15 s (16 s for sec's e-mail channel under Terraform and OpenTofu), every
- * argument of the types about 3 s (the emulators and the providers in process).
+ * argument of the types about 3 s (the emulators and the providers in process), each provider's identity and
+ * list table about 5 s (its prerequisites).
  */
 const SCOPED_TESTS = new Map([
   ['dist/test/props/lifecycle.test.js', 40],
   ['dist/test/acceptance/examples.test.js', 15],
   ['dist/test/resources/every-argument.test.js', 3],
+  ['dist/test/resources/sec/identity-and-lists.test.js', 5],
+  ['dist/test/resources/vdb/identity-and-lists.test.js', 5],
 ]);
 /** Whether a test, or a test module it imports, names one of the types in scope. */
 function namesScopedType(file, seen = new Set()) {

@@ -221,17 +221,8 @@ function storeOf(e: StoreOnly): StoreOnly {
 /** Where the acceptance cases of a provider's examples are: `<example directory name>.json` (CASES.md). */
 export const casesDir = (provider: string) => join(REPO_ROOT, 'test', 'acceptance', 'cases', provider);
 
-/**
- * The resource types a run is scoped to, when not all: `LIFECYCLE_TYPES=sec_policy,vdb_accounts_cluster`.
- * `npm run test:quick` sets it to the types a change reaches (scripts/test-quick.mjs); the lifecycle
- * properties and the examples' table then run those alone. CI runs every type.
- */
-export const TYPES_IN_SCOPE: readonly string[] | undefined = process.env.LIFECYCLE_TYPES?.split(',')
-  .map((type) => type.trim())
-  .filter((type) => type !== '');
-
-/** Whether `type` is one a run covers (every type, unless the run is scoped). */
-export const inScope = (type: string): boolean => TYPES_IN_SCOPE === undefined || TYPES_IN_SCOPE.includes(type);
+/** The resource types a run is scoped to, when not all (`LIFECYCLE_TYPES`); CI runs every type. */
+export { inScope, TYPES_IN_SCOPE } from '../support/types-in-scope.js';
 
 export function loadCases(provider: Provider): Case[] {
   const root = casesDir(provider);

@@ -20,6 +20,7 @@ import { startSecEmulator } from '../../src/emulators/sec/index.js';
 import { startVdbEmulator } from '../../src/emulators/vdb/index.js';
 import { loadProviderDef } from '../../src/providers/describe.js';
 import { samplesOf } from '../../src/schema/samples.js';
+import { inScope, TYPES_IN_SCOPE } from '../support/types-in-scope.js';
 import { secProviderEnv, vdbProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { isArgument, type Step, valueAt, withValue } from '../props/configs.js';
 import type { Case, Plain } from './identity-and-lists.js';
@@ -203,13 +204,7 @@ async function tryEveryArgument(
   return outcome;
 }
 
-/**
- * The types a run covers: every one, unless `npm run test:quick` scopes it to the types a change reaches
- * (LIFECYCLE_TYPES, as the lifecycle properties and the examples' table read it).
- */
-const TYPES_IN_SCOPE = process.env.LIFECYCLE_TYPES?.split(',').map((type) => type.trim());
-const inScope = (cases: readonly Case[]) =>
-  cases.filter((row) => TYPES_IN_SCOPE === undefined || TYPES_IN_SCOPE.includes(row.type));
+const scoped = (cases: readonly Case[]) => cases.filter((row) => inScope(row.type));
 
 /** The provider served in process against its emulator: every argument of every case tried. */
 async function everyArgumentOf(
@@ -231,10 +226,10 @@ describe('every optional argument is sent, kept, read back, changed alone and un
   this.timeout(300_000);
 
   it('sec', async function () {
-    if (inScope(SEC_CASES).length === 0) this.skip();
+    if (scoped(SEC_CASES).length === 0) this.skip();
     const emulator = await startSecEmulator();
     try {
-      const cases = inScope(SEC_CASES);
+      const cases = scoped(SEC_CASES);
       const outcome = await everyArgumentOf('sec', secProviderEnv(emulator), cases, SEC_DATA_SOURCES, (harness) =>
         makeSecPrerequisites((type, config) => harness.create(type, config) as never),
       );
@@ -246,11 +241,11 @@ describe('every optional argument is sent, kept, read back, changed alone and un
   });
 
   it('vdb', async function () {
-    if (inScope(VDB_CASES).length === 0) this.skip();
+    if (scoped(VDB_CASES).length === 0) this.skip();
     const emulator = await startVdbEmulator({ provisioningMs: 50 });
     try {
       await prepareVdbPrerequisites(emulator);
-      const outcome = await everyArgumentOf('vdb', vdbProviderEnv(emulator), inScope(VDB_CASES), VDB_DATA_SOURCES);
+      const outcome = await everyArgumentOf('vdb', vdbProviderEnv(emulator), scoped(VDB_CASES), VDB_DATA_SOURCES);
       expect(outcome.problems, 'arguments not sent, kept or read back').to.deep.equal([]);
       if (TYPES_IN_SCOPE === undefined) expect(outcome.tried.length).to.be.above(5);
     } finally {
