@@ -44,14 +44,16 @@ export function resourceToken(provider: string, tfType: string): string {
  * attribute the upstream provider lacks is "not in the seed", for the reason the field gives, under the
  * name the seed compares it by: the provider's config, the resource, or the nested type the Pulumi
  * schema gives its block (found by following the schema's references down the block's path). Where
- * the seed does not describe that resource or type, none of its fields is compared, so the declaration
- * allows nothing (and is no stale allowance). A data source's is refused here with its place, so that
+ * the seed does not describe that resource or type, or lists only some of its fields (a section that
+ * says the others are not shown), no field it lacks is a difference, so the declaration allows nothing
+ * (and is no stale allowance). A data source's is refused here with its place, so that
  * none goes unchecked.
  */
 export async function upstreamAdditions(provider: 'sec' | 'vdb'): Promise<AllowedDifference[]> {
   const def = await loadProviderDef(provider);
   const seed = loadAtDeclaration(SEED_FIXTURE[provider], parseSeed).value;
-  const described = new Set(['config', ...Object.keys(seed?.resources ?? {}), ...Object.keys(seed?.types ?? {})]);
+  const inFull = Object.entries(seed?.resources ?? {}).filter(([, r]) => !r.partial);
+  const described = new Set(['config', ...inFull.map(([name]) => name), ...Object.keys(seed?.types ?? {})]);
   const { schema } = buildPulumiSchemaWithReport(await describeProvider(provider));
   /** The nested type a property refers to (`AccountsClusterConfiguration`), and its properties. */
   const nestedType = (property: PulumiPropertySpec | undefined, where: string) => {

@@ -179,14 +179,25 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
   const stamp = nowTimestamp(ctx)
     .replace(/[-:TZ]/g, '')
     .slice(0, 14);
+  // Every field the client may set is kept as sent; the server sets the rest.
+  const {
+    id: _id,
+    createdAt: _created,
+    deletedAt: _deleted,
+    name: _name,
+    status: _status,
+    backupDuration: _duration,
+    backupScheduleId: _schedule,
+    clusterInfo: _info,
+    ...sent
+  } = backup;
   const stored: Backup = {
+    ...sent,
     id: newId(),
     createdAt: nowTimestamp(ctx),
-    accountId: backup.accountId,
     clusterId: cluster.id,
     name: `${cluster.name}-${stamp}`,
     status: 'BACKUP_STATUS_RUNNING',
-    ...(backup.retentionPeriod ? { retentionPeriod: backup.retentionPeriod } : {}),
     clusterInfo: clusterInfo(ctx, cluster),
   };
   ctx.store.put(BACKUPS.name, stored.id, stored);

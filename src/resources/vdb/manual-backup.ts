@@ -25,6 +25,9 @@ import {
 } from './common.js';
 import { formatTimestamp, sameGoDuration, uuid } from './formats.js';
 import { apiRules } from './rules.js';
+import { wireMessage } from './wired-fields.js';
+
+const BACKUP = 'cluster.backup.v1.Backup';
 import { configurationShape } from './cluster/schema.js';
 import { configurationFromApi } from './cluster/mapping.js';
 import { madeAtFrom } from '../shared/made-at.js';
@@ -40,14 +43,13 @@ const clusterInfoType = t.object({
   configuration: t.list(configurationShape),
 });
 
-const fields = {
+const declared = {
   id: attr.computedId('The backup id (a UUID).'),
   account_id: accountIdField(),
   cluster_id: attr.string({
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: apiRules('cluster.backup.v1.Backup.cluster_id'),
     description: 'The cluster to back up.',
   }),
   retention_period: attr.string({
@@ -80,6 +82,14 @@ const fields = {
   }),
 };
 
+/**
+ * The backup's fields that are the API's as they are (./wired-fields.ts): checked, sent and read back from
+ * their wiring alone, so a field the `.proto` gains needs its attribute (`replace`: a backup never changes)
+ * and its entry here. The retention period (a Duration held as a Go duration) is mapped by hand.
+ */
+const wired = wireMessage(BACKUP, declared, { cluster_id: 'cluster_id' });
+const fields = wired.fields;
+
 const schema = resourceSchema(fields, { description: 'A one-off backup of a cluster.' });
 type Model = ModelOf<typeof fields>;
 
@@ -105,12 +115,12 @@ function clusterInfoFromApi(i: BackupClusterInfo) {
   };
 }
 
-function fromApi(b: Backup): Partial<Model> {
+function fromApi(b: Backup, prior?: Partial<Model>): Partial<Model> {
   const retention = protoToGoDuration(b.retentionPeriod);
   return {
+    ...wired.read(b, prior),
     id: b.id,
     account_id: b.accountId,
-    cluster_id: b.clusterId,
     // Read back only when the platform reports it; otherwise the configured value stays.
     ...(retention !== null ? { retention_period: retention } : {}),
     created_at: formatTimestamp(b.createdAt),
@@ -151,7 +161,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
       // Backups a schedule made belong to the schedule; deleted ones are gone.
       return (await ctx.client.api.backups.list(request, { signal: ctx.signal }))
         .filter((b) => !b.backupScheduleId && !b.deletedAt)
-        .map(fromApi);
+        .map((b) => fromApi(b));
     },
     displayName: (m) => m.name ?? m.id ?? '',
   }),
@@ -160,9 +170,14 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     const retentionPeriod = goDurationToProto(plan.retention_period);
     return fromApi(
       await ctx.client.api.backups.create(
-        { accountId, clusterId: plan.cluster_id, ...(retentionPeriod ? { retentionPeriod } : {}) },
+        {
+          ...(wired.send(plan) as { clusterId: string }),
+          accountId,
+          ...(retentionPeriod ? { retentionPeriod } : {}),
+        },
         { signal: ctx.signal },
       ),
+      plan,
     );
   },
   /**
@@ -177,7 +192,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
     list: async (plan, ctx) =>
       (await ctx.client.api.backups.list({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal }))
         .filter((b) => !b.backupScheduleId && !b.deletedAt)
-        .map(fromApi),
+        .map((b) => fromApi(b, plan)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.cluster_id === plan.cluster_id,
     importId: (found) => found.id ?? '',
@@ -185,7 +200,10 @@ export const manualBackup = resource<typeof fields, VdbContext>({
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    return fromApi(await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }));
+    return fromApi(
+      await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }),
+      prior,
+    );
   },
   readsByListing: {
     scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),
@@ -193,7 +211,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
       ctx.client.api.backups.list({ accountId: accountIdOf(prior.account_id, ctx) }, { signal: ctx.signal }),
     ),
     idOf: (backup) => backup.id,
-    read: (backup) => fromApi(backup),
+    read: (backup, prior) => fromApi(backup, prior),
   },
   async delete(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);

@@ -23,9 +23,10 @@ export type ResourceQuantity = Answered<'cluster.backup.v1.ResourceQuantity'>;
 /** The cluster as it was when the backup was taken. */
 export type BackupClusterInfo = Answered<'cluster.backup.v1.ClusterInfo'>;
 
-export type BackupInput = Pick<
+/** A backup as asked for, and any other field the client may set (sent as given, as a schedule's). */
+export type BackupInput = Omit<
   Sent<'cluster.backup.v1.Backup', 'accountId' | 'clusterId'>,
-  'accountId' | 'clusterId' | 'retentionPeriod'
+  'id' | 'createdAt' | 'deletedAt' | 'name' | 'status' | 'backupDuration' | 'backupScheduleId' | 'clusterInfo'
 >;
 /** A backup; its name is the server's, and `backupScheduleId` is set when a schedule took it. */
 export type Backup = Answered<'cluster.backup.v1.Backup'>;
@@ -89,9 +90,7 @@ export function backupsApi(sender: Sender) {
     create: calls.unary<BackupInput, Backup>({
       method: 'CreateBackup',
       safety: 'once',
-      request: (input) => ({
-        backup: { accountId: input.accountId, clusterId: input.clusterId, retentionPeriod: input.retentionPeriod },
-      }),
+      request: (input) => ({ backup: { ...input } }),
       answer: one('backup', ['id']),
     }),
 
