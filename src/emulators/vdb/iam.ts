@@ -241,18 +241,23 @@ function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
   checkAccount(ctx, role.accountId);
   const permissions = knownPermissions(ctx, role);
   const now = nowTimestamp(ctx);
+  // Every field the client may set is kept as sent; the server sets the rest.
   const stored: Role = {
+    ...sentRoleFields(role),
     id: newId(),
     createdAt: now,
     lastModifiedAt: now,
-    accountId: role.accountId,
-    name: role.name,
-    description: role.description,
     roleType: 'ROLE_TYPE_CUSTOM',
     permissions,
   };
   ctx.store.put(ROLES.name, stored.id, stored);
   return stored as unknown as WireObject;
+}
+
+/** What a client sets of a role: the message as sent, but the fields the server sets. */
+function sentRoleFields(role: Role): Omit<Role, 'id' | 'createdAt' | 'lastModifiedAt' | 'roleType' | 'subType'> {
+  const { id: _id, createdAt: _created, lastModifiedAt: _modified, roleType: _type, subType: _sub, ...sent } = role;
+  return sent;
 }
 
 function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
@@ -263,10 +268,15 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
   const current = requireRole(ctx, role.id);
   if (current.roleType === 'ROLE_TYPE_SYSTEM')
     throw failedPrecondition(`system role ${current.name} cannot be changed`);
+  // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
+  const { id, createdAt, accountId, roleType, subType } = current;
   const stored: Role = {
-    ...current,
-    name: role.name,
-    description: role.description,
+    ...sentRoleFields(role),
+    id,
+    ...(createdAt ? { createdAt } : {}),
+    accountId,
+    roleType,
+    ...(subType ? { subType } : {}),
     permissions,
     lastModifiedAt: nowTimestamp(ctx),
   };

@@ -200,10 +200,7 @@ export const manualBackup = resource<typeof fields, VdbContext>({
   },
   async read(prior, ctx) {
     const accountId = accountIdOf(prior.account_id, ctx);
-    return fromApi(
-      await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }),
-      prior,
-    );
+    return fromApi(await ctx.client.api.backups.get({ accountId, backupId: prior.id! }, { signal: ctx.signal }), prior);
   },
   readsByListing: {
     scope: (prior, ctx) => accountIdOf(prior.account_id, ctx),

@@ -26,14 +26,15 @@ import { formatTimestamp, text } from './formats.js';
 import { apiItems, apiRules } from './rules.js';
 import { checkPermissions } from './catalogue.js';
 import { madeAtFrom } from '../shared/made-at.js';
+import { wireMessage } from './wired-fields.js';
 
-const fields = {
+const declared = {
   id: attr.computedId('The role id (a UUID).'),
   account_id: accountIdField(),
   name: attr.string({
     required: true,
-    // The API's rule, and one line of visible text (forms.name), which the platform does not require.
-    validate: [...apiRules('iam.v1.Role.name'), forms.name(64)],
+    // One line of visible text (forms.name), which the platform does not require; its rules are the wiring's.
+    validate: [forms.name(64)],
     description: 'Name of the role.',
   }),
   description: attr.string({
@@ -70,6 +71,14 @@ const fields = {
   sub_type: attr.string({ computed: true, description: 'The system role sub-type, empty for custom roles.' }),
 };
 
+/**
+ * The role's fields that are the API's as they are (./wired-fields.ts): checked, sent and read back from
+ * their wiring alone, so a field the `.proto` gains needs its attribute and its entry here. The
+ * description (an empty one kept as configured) and the permissions are mapped by hand.
+ */
+const wired = wireMessage('iam.v1.Role', declared, { name: 'name' });
+const fields = wired.fields;
+
 const schema = resourceSchema(fields, { description: 'A custom role of an account, granting a set of permissions.' });
 type Model = ModelOf<typeof fields>;
 
@@ -79,13 +88,13 @@ type Model = ModelOf<typeof fields>;
  */
 /** What a read makes of the role the platform holds, against the state before it. */
 function readFrom(r: Role, prior: Model): Partial<Model> {
-  const result = fromApi(r, prior.permissions);
+  const result = fromApi(r, prior.permissions, prior);
   // An empty description and an unset one are the same to the platform: keep the configured form.
   if (result.description === null && prior.description === '') result.description = '';
   return result;
 }
 
-function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Model> {
+function fromApi(r: Role, order: readonly { value: string }[] = [], prior?: Model): Partial<Model> {
   const rank = (v: string) => {
     const i = order.findIndex((p) => p.value === v);
     return i < 0 ? order.length : i;
@@ -94,9 +103,9 @@ function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Mod
     .sort((a, b) => rank(a.value) - rank(b.value))
     .map((p) => ({ value: p.value, category: p.category ?? '' }));
   return {
+    ...wired.read(r, prior),
     id: r.id,
     account_id: r.accountId,
-    name: r.name,
     description: r.description === '' ? null : r.description,
     role_type: r.roleType,
     permissions,
@@ -107,8 +116,8 @@ function fromApi(r: Role, order: readonly { value: string }[] = []): Partial<Mod
 }
 
 const toApi = (m: Model, accountId: string) => ({
+  ...(wired.send(m) as { name: string }),
   accountId,
-  name: m.name,
   ...(m.description ? { description: m.description } : {}),
   permissions: m.permissions.map((p) => p.value),
 });
@@ -142,6 +151,7 @@ export const role = resource<typeof fields, VdbContext>({
     return fromApi(
       await ctx.client.api.iam.createRole(toApi(plan, accountId), { signal: ctx.signal }),
       plan.permissions,
+      plan,
     );
   },
   // A custom role is known by its name.
@@ -152,7 +162,7 @@ export const role = resource<typeof fields, VdbContext>({
     list: async (plan, ctx) =>
       (await ctx.client.api.iam.listRoles({ accountId: accountIdOf(plan.account_id, ctx) }, { signal: ctx.signal }))
         .filter((r) => r.roleType === 'ROLE_TYPE_CUSTOM')
-        .map((r) => fromApi(r, plan.permissions)),
+        .map((r) => fromApi(r, plan.permissions, plan)),
     scope: (plan) => plan.account_id ?? '',
     holdsKey: (plan, found) => found.name === plan.name,
     importId: (found) => found.id ?? '',
@@ -176,6 +186,7 @@ export const role = resource<typeof fields, VdbContext>({
     return fromApi(
       await ctx.client.api.iam.updateRole({ ...toApi(plan, accountId), id: prior.id! }, { signal: ctx.signal }),
       plan.permissions,
+      plan,
     );
   },
   async delete(prior, ctx) {

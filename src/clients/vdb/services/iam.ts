@@ -13,24 +13,22 @@ export type UserStatus = VdbEnum<'iam.v1.UserStatus'>;
 /** A permission: its value (`read:backups`) and category (`Cluster`, `Account`). */
 export type Permission = Answered<'iam.v1.Permission'>;
 
-/** A custom role as created: its permissions by value only (the server fills the categories). */
-export interface RoleInput
-  extends Pick<Sent<'iam.v1.Role', 'accountId' | 'name'>, 'accountId' | 'name' | 'description'> {
-  readonly permissions: readonly string[];
-}
+/**
+ * A custom role as created: its permissions by value only (the server fills the categories), and any other
+ * field the client may set (sent as given, so a field the `.proto` gains needs nothing here).
+ */
+export type RoleInput = Omit<
+  Sent<'iam.v1.Role', 'accountId' | 'name'>,
+  'id' | 'createdAt' | 'lastModifiedAt' | 'roleType' | 'subType' | 'permissions'
+> & { readonly permissions: readonly string[] };
 export type RoleUpdate = RoleInput & { readonly id: string };
 export type Role = Answered<'iam.v1.Role'>;
 export type User = Answered<'iam.v1.User'>;
 
 /** The role message of a create or an update: always a custom role, its permissions by value. */
 function roleMessage(input: RoleInput) {
-  return {
-    accountId: input.accountId,
-    name: input.name,
-    description: input.description,
-    roleType: 'ROLE_TYPE_CUSTOM',
-    permissions: input.permissions.map((value) => ({ value })),
-  };
+  const { permissions, ...sent } = input;
+  return { ...sent, roleType: 'ROLE_TYPE_CUSTOM', permissions: permissions.map((value) => ({ value })) };
 }
 
 export type IamApi = ReturnType<typeof iamApi>;
