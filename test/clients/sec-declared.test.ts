@@ -9,7 +9,7 @@
 import { attr } from '@keel/provider-framework';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { modelledWithDeclared, placeDeclared, readingDeclared } from '../../src/clients/sec/declared.js';
+import { modelledWithDeclared, partialUpdate, placeDeclared, readingDeclared } from '../../src/clients/sec/declared.js';
 import { modelledBy, overlay } from '../../src/clients/sec/replace.js';
 import { leavesUnread } from '../../src/clients/sec/wire.js';
 import { wireFields } from '../../src/resources/sec/wired-fields.js';
@@ -60,10 +60,10 @@ describe('sec client: fields the contract declares and the resource wires', () =
     const body = placeDeclared(
       { queryText: 'q' },
       { queryText: 'q2', evaluatorId: 'E', owner: null },
-      'Queries:update',
+      partialUpdate('Queries:update'),
     );
     expect(body).to.deep.equal({ queryText: 'q2' });
-    const cleared = placeDeclared({}, { queryText: null }, 'Queries:update');
+    const cleared = placeDeclared({}, { queryText: null }, partialUpdate('Queries:update'));
     expect(cleared).to.deep.equal({ queryText: null });
   });
 

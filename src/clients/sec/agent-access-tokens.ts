@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
+import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, flag, toFlag } from './wire.js';
 import { searchAll } from './search.js';
 
@@ -67,7 +67,7 @@ function tokenBody(input: AgentAccessTokenUpdate, update?: string): Record<strin
     ...(input.tokenEnabled === undefined ? {} : { tokenEnabled: toFlag(input.tokenEnabled) }),
     ...(input.props === undefined ? {} : { props: input.props }),
   };
-  return placeDeclared(body, input.declared, update);
+  return placeDeclared(body, input.declared, update === undefined ? {} : partialUpdate(update));
 }
 
 export function agentAccessTokensApi(http: SecHttp): AgentAccessTokensApi {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
+import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, optionalText } from './wire.js';
 
 /** An alert template: how one kind of query result becomes an alert. */
@@ -97,7 +97,11 @@ export function alertProfilesApi(http: SecHttp): AlertProfilesApi {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
     async update(alertProfileId, input, options) {
-      const body = placeDeclared({ alerts: templateBody(input.alerts) }, input.declared, 'AlertProfiles:update');
+      const body = placeDeclared(
+        { alerts: templateBody(input.alerts) },
+        input.declared,
+        partialUpdate('AlertProfiles:update'),
+      );
       return (await http.json({ ...itemCall('PATCH', alertProfileId), body }, one, options)).data;
     },
     async delete(alertProfileId, options) {

@@ -83,23 +83,36 @@ function rewrap(wrapped: z.ZodType, object: z.ZodType): z.ZodType {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** How a request takes the declared values. */
+export interface Placing {
+  /** Only the fields this body declares (`Queries:update`, `TeamMembers:org`); the others are not the request's. */
+  readonly only?: string;
+  /** An update that changes only what it sends: an unset value is sent as null, which clears it. */
+  readonly unsetClears?: boolean;
+}
+
 /**
- * `body` with each declared value set at its path (objects on the way copied or made), a null one left
- * out. With `update` (the body of an update that changes only what it sends, `Queries:update`): only the
- * fields that body declares (the others are set by a create alone, and their attributes replace the
- * object), a null one sent as null, which clears it.
+ * The placing of an update with a body of its own that changes only what it sends: a field that body
+ * lacks is set by a create alone (its attribute replaces the object), an unset one is cleared.
  */
-export function placeDeclared<T extends object>(body: T, declared: DeclaredValues | undefined, update?: string): T {
+export const partialUpdate = (body: string): Placing => ({ only: body, unsetClears: true });
+
+/** `body` with each declared value set at its path (objects on the way copied or made), an unset one left out. */
+export function placeDeclared<T extends object>(
+  body: T,
+  declared: DeclaredValues | undefined,
+  placing: Placing = {},
+): T {
   if (declared === undefined) return body;
   const out: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   for (const [path, value] of Object.entries(declared)) {
-    if (update !== undefined && !hasContractField(`${update}.${path}`)) continue;
+    if (placing.only !== undefined && !hasContractField(`${placing.only}.${path}`)) continue;
     const keys = path.split('.');
     let at = out;
     for (const key of keys.slice(0, -1)) at = at[key] = isObject(at[key]) ? { ...at[key] } : {};
     const last = keys.at(-1)!;
     if (value !== null && value !== undefined) at[last] = value;
-    else if (update !== undefined) at[last] = null;
+    else if (placing.unsetClears) at[last] = null;
     else delete at[last];
   }
   return out as T;

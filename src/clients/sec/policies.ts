@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
+import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, keyedRecord, optionalText } from './wire.js';
 
 export {
@@ -139,7 +139,7 @@ function policyBody(input: PolicyUpdate, update?: string): Record<string, unknow
     alertProfile: input.alertProfile,
     tags: [...input.tags],
   };
-  return placeDeclared(body, input.declared, update);
+  return placeDeclared(body, input.declared, update === undefined ? {} : partialUpdate(update));
 }
 
 export function policiesApi(http: SecHttp): PoliciesApi {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { type Declaring, placeDeclared, readingDeclared } from './declared.js';
+import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, optionalText } from './wire.js';
 
 /** A query in the platform's query language, and how the platform evaluates it. */
@@ -99,7 +99,7 @@ export function queriesApi(http: SecHttp): QueriesApi {
       return (await http.json({ method: 'GET', path: BASE, operation: `GET ${BASE}` }, many, options)).data;
     },
     async update(queryId, input, options) {
-      const body = placeDeclared({ queryText: input.queryText }, input.declared, 'Queries:update');
+      const body = placeDeclared({ queryText: input.queryText }, input.declared, partialUpdate('Queries:update'));
       return (await http.json({ ...item('PATCH', queryId), body }, one, options)).data;
     },
     async delete(queryId, options) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
 import { envelope, flag, leavesUnread, optionalText, toFlag } from './wire.js';
 import { searchAll } from './search.js';
 
@@ -33,7 +34,7 @@ export interface TeamMemberOrganization {
 }
 
 /** An account-level member (no organization access). */
-export interface TeamMemberInput {
+export interface TeamMemberInput extends Declaring {
   readonly userName: string;
   readonly userEnabled: boolean;
   readonly props: {
@@ -45,7 +46,7 @@ export interface TeamMemberInput {
 }
 
 /** An organization-level member (needs organization access). */
-export interface OrgTeamMemberInput {
+export interface OrgTeamMemberInput extends Declaring {
   readonly userName: string;
   readonly userEnabled: boolean;
   readonly orgAdmin: boolean;
@@ -73,44 +74,47 @@ const BASE = '/api/v2/TeamMembers';
 
 const accountRow = z.object({ accountName: z.string(), admin: z.boolean(), userGuid: z.string() });
 
-const memberSchema = leavesUnread(
-  z.object({
-    userGuid: z.string().optional(),
-    userName: z.string(),
-    userEnabled: flag,
-    props: z
-      .object({
-        firstName: optionalText,
-        lastName: optionalText,
-        company: optionalText,
-        accountAdmin: z
-          .boolean()
-          .nullish()
-          .transform((v) => v ?? false),
-        createdTime: optionalText,
-        updatedTime: optionalText,
-        updatedBy: optionalText,
-      })
-      .nullish()
-      .transform(
-        (p) =>
-          p ?? {
-            firstName: '',
-            lastName: '',
-            company: '',
-            accountAdmin: false,
-            createdTime: '',
-            updatedTime: '',
-            updatedBy: '',
-          },
-      ),
-    // Present only in the organization view.
-    orgAccount: z.boolean().optional(),
-    orgAdmin: z.boolean().optional(),
-    orgUser: z.boolean().optional(),
-    accounts: z.array(accountRow).optional(),
-  }),
-  { custGuid: "the account's own id, the same on every member (the user profile reads it)" },
+const memberSchema = readingDeclared(
+  leavesUnread(
+    z.object({
+      userGuid: z.string().optional(),
+      userName: z.string(),
+      userEnabled: flag,
+      props: z
+        .object({
+          firstName: optionalText,
+          lastName: optionalText,
+          company: optionalText,
+          accountAdmin: z
+            .boolean()
+            .nullish()
+            .transform((v) => v ?? false),
+          createdTime: optionalText,
+          updatedTime: optionalText,
+          updatedBy: optionalText,
+        })
+        .nullish()
+        .transform(
+          (p) =>
+            p ?? {
+              firstName: '',
+              lastName: '',
+              company: '',
+              accountAdmin: false,
+              createdTime: '',
+              updatedTime: '',
+              updatedBy: '',
+            },
+        ),
+      // Present only in the organization view.
+      orgAccount: z.boolean().optional(),
+      orgAdmin: z.boolean().optional(),
+      orgUser: z.boolean().optional(),
+      accounts: z.array(accountRow).optional(),
+    }),
+    { custGuid: "the account's own id, the same on every member (the user profile reads it)" },
+  ),
+  'TeamMembers',
 ).transform((m, ctx): TeamMember => {
   // The organization view names the guid in its account rows
   // (docs/api/sec.md, "Account and organization views").
@@ -119,11 +123,13 @@ const memberSchema = leavesUnread(
     ctx.addIssue({ code: 'custom', path: ['userGuid'], message: 'the member has no userGuid' });
     return z.NEVER;
   }
-  const base = { userGuid, userName: m.userName, userEnabled: m.userEnabled, props: m.props };
-  if (m.orgAccount === undefined) return base;
+  // Every field read besides the organization view's roles, which `organization` holds.
+  const { orgAccount, orgAdmin, orgUser, accounts, ...own } = m;
+  const base = { ...own, userGuid };
+  if (orgAccount === undefined) return base;
   return {
     ...base,
-    organization: { orgAdmin: m.orgAdmin ?? false, orgUser: m.orgUser ?? false, accounts: m.accounts ?? [] },
+    organization: { orgAdmin: orgAdmin ?? false, orgUser: orgUser ?? false, accounts: accounts ?? [] },
   };
 });
 
@@ -137,8 +143,11 @@ function isOrgInput(input: TeamMemberInput | OrgTeamMemberInput): input is OrgTe
 function memberBody(input: TeamMemberInput | OrgTeamMemberInput, forUpdate: boolean): Record<string, unknown> {
   // The user name identifies the member and cannot change: updates leave it out.
   const common = { ...(forUpdate ? {} : { userName: input.userName }), userEnabled: toFlag(input.userEnabled) };
-  if (!isOrgInput(input)) return { ...common, props: { ...input.props } };
-  return {
+  if (!isOrgInput(input)) {
+    const body = { ...common, props: { ...input.props } };
+    return placeDeclared(body, input.declared, forUpdate ? partialUpdate('TeamMembers:update') : {});
+  }
+  const body = {
     ...common,
     orgAdmin: input.orgAdmin,
     orgUser: input.orgUser,
@@ -146,6 +155,12 @@ function memberBody(input: TeamMemberInput | OrgTeamMemberInput, forUpdate: bool
     userRoleAccounts: [...input.userRoleAccounts],
     props: { ...input.props },
   };
+  // The organization's view takes only what its own body declares.
+  return placeDeclared(
+    body,
+    input.declared,
+    forUpdate ? partialUpdate('TeamMembers:orgUpdate') : { only: 'TeamMembers:org' },
+  );
 }
 
 export function teamMembersApi(http: SecHttp): TeamMembersApi {

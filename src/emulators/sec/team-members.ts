@@ -1,4 +1,5 @@
 import {
+  declaredFields,
   HttpError,
   invalid,
   json,
@@ -70,7 +71,10 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
     }
     const now = ctx.clock.nowIso();
     const orgLevel = orgAccess(request);
+    // Every field the contract declares is kept as sent; then what the platform normalises and sets.
+    const sent = declaredFields((orgLevel ? orgSpec : accountSpec)(false), body) as Partial<TeamMemberRecord>;
     const record: TeamMemberRecord = {
+      ...sent,
       userGuid: prefixedId(ctx.account.toUpperCase()),
       userName: body.userName!,
       userEnabled: body.userEnabled,
@@ -105,11 +109,15 @@ export function registerTeamMemberRoutes(router: Router, ctx: SecContext): void 
       throw invalid('body.userName cannot be changed; create a new team member instead');
     }
     const org = orgAccess(request);
+    // An update replaces what it sends (a null clears a field); what it leaves out keeps its value.
+    const sent = declaredFields((org ? orgSpec : accountSpec)(true), body) as Partial<TeamMemberRecord>;
     const updated: TeamMemberRecord = {
       ...existing,
+      ...sent,
       userEnabled: body.userEnabled,
       props: {
         ...existing.props,
+        ...sent.props,
         firstName: body.props.firstName,
         lastName: body.props.lastName,
         company: body.props.company,
@@ -230,7 +238,12 @@ function orgRoles(
 
 /** The account view, or the organization view with one row per account the member reaches. */
 function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record<string, unknown> {
+  // The fields the view's body declares, as held (but the roles, which each view shows its own way);
+  // then the view's own shape of the others.
+  const held: Record<string, unknown> = declaredFields((orgView ? orgSpec : accountSpec)(false), m);
+  for (const field of ORG_FIELDS) delete held[field];
   const props = {
+    ...(held.props as object | undefined),
     firstName: m.props.firstName,
     lastName: m.props.lastName,
     company: m.props.company,
@@ -240,6 +253,7 @@ function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record
   };
   if (!orgView)
     return {
+      ...held,
       custGuid: m.custGuid,
       userGuid: m.userGuid,
       userName: m.userName,
@@ -260,6 +274,7 @@ function present(ctx: SecContext, m: TeamMemberRecord, orgView: boolean): Record
       ? everyAccount.map((a) => row(a, m.orgAdmin))
       : [...m.adminRoleAccounts.map((a) => row(a, true)), ...m.userRoleAccounts.map((a) => row(a, false))];
   return {
+    ...held,
     userGuid: m.userGuid,
     userName: m.userName,
     userEnabled: m.userEnabled,

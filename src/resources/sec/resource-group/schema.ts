@@ -82,7 +82,8 @@ const top = { operator, filter, group: block.list(level2, { description: nestedD
 
 /**
  * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
- * contract's checks, the sending and the reading back come with the path. The others are mapped below.
+ * contract's checks, the sending and the reading back come with the path. The others are mapped in
+ * index.ts.
  */
 export const wired = wireFields(
   'ResourceGroups',

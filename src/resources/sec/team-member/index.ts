@@ -18,7 +18,7 @@ import { idIdentity } from '../../shared/identity.js';
 import type { SecClient } from '../../../clients/sec/index.js';
 import type { OrgTeamMemberInput, TeamMember, TeamMemberInput } from '../../../clients/sec/team-members.js';
 import { listOrNull } from '../governance-values.js';
-import { schema, type Model, type OrganizationModel } from './schema.js';
+import { schema, type Model, type OrganizationModel, wired } from './schema.js';
 import { madeAtFrom } from '../../shared/made-at.js';
 
 const ORG: AttributePath = [attrStep('organization'), indexStep(0)];
@@ -81,7 +81,7 @@ function roleProblems(m: ConfigModelOf<typeof schema.fields>, diags: Diagnostics
 
 function toApi(m: Model): TeamMemberInput | OrgTeamMemberInput {
   const props = { firstName: m.first_name, lastName: m.last_name, company: m.company };
-  const common = { userName: m.email.trim(), userEnabled: m.enabled !== false };
+  const common = { userName: m.email.trim(), userEnabled: m.enabled !== false, declared: wired.declared(m) };
   const org = m.organization[0];
   if (!org) return { ...common, props: { ...props, accountAdmin: m.administrator === true } };
   const adminRoleAccounts = accountNames(org.admin_accounts);
@@ -108,6 +108,7 @@ function fromApi(t: TeamMember, prior: Partial<Model>): Partial<Model> {
     created_time: t.props.createdTime,
     updated_time: t.props.updatedTime,
     updated_by: t.props.updatedBy,
+    ...(wired.read(t) as Partial<Model>),
   };
   if (!t.organization) return { ...common, administrator: t.props.accountAdmin, organization: [] };
   const o = t.organization;

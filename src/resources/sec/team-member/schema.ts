@@ -1,12 +1,19 @@
 import { attr, block, type ModelOf, resourceSchema, validators } from '@keel/provider-framework';
 import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
 import { checkedBy, secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
 
 // Every view of a member's body takes the same e-mail address: the one attribute checks them all.
 for (const body of ['TeamMembers:update', 'TeamMembers:org', 'TeamMembers:orgUpdate'])
   checkedBy(`${body}.userName`, 'format', { sameAs: 'TeamMembers.userName' });
 
-export const schema = resourceSchema(
+/**
+ * Attributes that are one field of the body as it is, by the field's path (../wired-fields.ts): the
+ * contract's checks, the sending and the reading back come with the path. The others are mapped in
+ * index.ts.
+ */
+export const wired = wireFields(
+  'TeamMembers',
   {
     id: attr.sdkId('The user GUID of the member (the same as `guid`).'),
     email: attr.string({
@@ -68,12 +75,15 @@ export const schema = resourceSchema(
     updated_time: attr.string({ computed: true, volatile: true, description: 'When the member was last changed.' }),
     updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the member.' }),
   },
-  {
-    description:
-      'A team member: a user of the account, or, with an `organization` block and the provider in ' +
-      'organization mode, of the organization.',
-  },
+  {},
+  { update: 'TeamMembers:update' },
 );
+
+export const schema = resourceSchema(wired.fields, {
+  description:
+    'A team member: a user of the account, or, with an `organization` block and the provider in ' +
+    'organization mode, of the organization.',
+});
 
 export type Model = ModelOf<typeof schema.fields>;
 export type OrganizationModel = Model['organization'][number];
