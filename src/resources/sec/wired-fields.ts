@@ -7,7 +7,7 @@
  */
 import { type AttrDef, type Fields, validators } from '@keel/provider-framework';
 import { contractField, type FieldSpec, hasContractField } from '../../wire/sec-contract/index.js';
-import { secRules } from './rules.js';
+import { checkedBy, rulesOfSpec, secRules } from './rules.js';
 
 const EMPTY = validators.nonEmpty<string>();
 
@@ -78,7 +78,13 @@ export function wireFields<F extends Fields>(
     const blank = blankIsUnset && !own.some((v) => v.description === EMPTY.description);
     const checks = [...(blank ? [EMPTY] : []), ...secRules<unknown>(`${body}.${path}`)];
     // A field the update's body lacks can only be set by a create: a change to it makes a new object.
+    // One it has is the same field, whose rules there the same attribute checks.
     const createOnly = options.update !== undefined && !hasContractField(`${options.update}.${path}`);
+    if (options.update !== undefined && !createOnly) {
+      const updated = `${options.update}.${path}`;
+      for (const kind of rulesOfSpec(contractField(updated)))
+        if (kind !== 'check') checkedBy(updated, kind, { sameAs: `${body}.${path}` });
+    }
     const replace = def.options.replace ?? (createOnly || undefined);
     out[name] = { ...def, options: { ...def.options, validate: [...own, ...checks], ...(replace ? { replace } : {}) } };
     wired.push({ name, keys: path.split('.'), blankIsUnset });
