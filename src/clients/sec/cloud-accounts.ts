@@ -4,6 +4,7 @@ import { segment, type CallOptions, type SecHttp } from './http.js';
 import {
   integrationBody,
   integrationModelled,
+  readingDeclaredData,
   integrationSchema,
   type Integration,
   type IntegrationInput,
@@ -58,7 +59,7 @@ const cloudAAgentless = {
  * (the account id of a configuration or trail integration, which the console sets and upstream never
  * sent); an update keeps what is not named here (replace.ts).
  */
-export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
+export const CLOUD_ACCOUNT_DATA_SCHEMAS = readingDeclaredData('CloudAccounts', {
   CloudACfg: z.object({ crossAccountCredentials: roleCredentials }),
   CloudACtSqs: z.object({
     crossAccountCredentials: roleCredentials,
@@ -151,7 +152,7 @@ export const CLOUD_ACCOUNT_DATA_SCHEMAS = {
     tenantName: z.string(),
     userId: z.string(),
   }),
-} as const;
+} as const);
 
 export type CloudAccountType = keyof typeof CLOUD_ACCOUNT_DATA_SCHEMAS;
 
@@ -248,7 +249,7 @@ export function cloudAccountsApi(http: SecHttp): CloudAccountsApi {
         operation: `PATCH ${BASE}/{intgGuid}`,
         body: integrationBody(input, intgGuid),
       } as const;
-      const modelled = integrationModelled(CLOUD_ACCOUNT_DATA_SCHEMAS[input.type]);
+      const modelled = integrationModelled(CLOUD_ACCOUNT_DATA_SCHEMAS[input.type], input.declared);
       return (await replaceKeeping(http, call, modelled, one, options)).data as CloudAccount<typeof input.type>;
     },
     async delete(intgGuid, options) {

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { REGISTRY_A_AUTH_TYPES } from '../../wire/sec-contract/container-registries.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
-import { integrationBody, integrationModelled, integrationSchema, type Integration } from './integration.js';
+import {
+  integrationBody,
+  integrationModelled,
+  integrationSchema,
+  readingDeclaredData,
+  type Integration,
+} from './integration.js';
+import type { Declaring } from './declared.js';
 import { replaceKeeping } from './replace.js';
 import { envelope, keyedRecord } from './wire.js';
 import { ownEntry } from '@keel/provider-framework/client';
@@ -44,7 +51,7 @@ const gcpStyleCredentials = z.object({
 });
 const userCredentials = z.object({ username: z.string(), password: secret });
 
-export const CONTAINER_REGISTRY_DATA_SCHEMAS = {
+export const CONTAINER_REGISTRY_DATA_SCHEMAS = readingDeclaredData('ContainerRegistries', {
   REGISTRY_A: z.object({
     registryType: z.literal('REGISTRY_A'),
     registryDomain: z.string(),
@@ -99,7 +106,7 @@ export const CONTAINER_REGISTRY_DATA_SCHEMAS = {
     /** The platform keeps this number as a string. */
     limitNumScan: z.string().optional(),
   }),
-} as const;
+} as const);
 
 export type RegistryType = keyof typeof CONTAINER_REGISTRY_DATA_SCHEMAS;
 export const REGISTRY_TYPES = Object.keys(CONTAINER_REGISTRY_DATA_SCHEMAS) as RegistryType[];
@@ -112,7 +119,7 @@ export type ContainerRegistry<T extends RegistryType = RegistryType> = {
 }[T];
 
 /** What create and update send; `type` is implied. Lists may be left out. */
-export interface ContainerRegistryInput<T extends RegistryType> {
+export interface ContainerRegistryInput<T extends RegistryType> extends Declaring {
   readonly name: string;
   readonly enabled: boolean;
   readonly data: z.input<(typeof CONTAINER_REGISTRY_DATA_SCHEMAS)[T]>;
@@ -174,7 +181,13 @@ const many = envelope(z.array(containerRegistrySchema));
 
 const body = <T extends RegistryType>(input: ContainerRegistryInput<T>, intgGuid?: string) =>
   integrationBody(
-    { name: input.name, type: CONTAINER_REGISTRY_API_TYPE, enabled: input.enabled, data: input.data },
+    {
+      name: input.name,
+      type: CONTAINER_REGISTRY_API_TYPE,
+      enabled: input.enabled,
+      data: input.data,
+      declared: input.declared,
+    },
     intgGuid,
   );
 
@@ -200,7 +213,8 @@ export function containerRegistriesApi(http: SecHttp): ContainerRegistriesApi {
         operation: `PATCH ${BASE}/{intgGuid}`,
         body: body(input, intgGuid),
       } as const;
-      const modelled = integrationModelled(CONTAINER_REGISTRY_DATA_SCHEMAS[input.data.registryType as T]);
+      const schema = CONTAINER_REGISTRY_DATA_SCHEMAS[input.data.registryType as T];
+      const modelled = integrationModelled(schema, input.declared);
       return (await replaceKeeping(http, call, modelled, one, options)).data as unknown as ContainerRegistry<T>;
     },
     async delete(intgGuid, options) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, withField, type Modelled } from './replace.js';
 import { flag, keyedRecord, toFlag } from './wire.js';
 
@@ -32,8 +33,11 @@ export interface IntegrationState {
   readonly details?: Record<string, unknown> | undefined;
 }
 
-/** What create and update send (update replaces name, enabled and data as a whole). */
-export interface IntegrationInput<TType extends string = string, TData = Record<string, unknown>> {
+/**
+ * What create and update send (update replaces name, enabled and data as a whole); `declared` holds the
+ * resource's wired fields by their path in `data`.
+ */
+export interface IntegrationInput<TType extends string = string, TData = Record<string, unknown>> extends Declaring {
   readonly name: string;
   readonly type: TType;
   readonly enabled: boolean;
@@ -66,9 +70,22 @@ export const integrationSchema = z.object({
   data: keyedRecord(z.unknown()),
 });
 
-/** What the provider models of an integration whose `data` has this schema (see replace.ts). */
-export function integrationModelled(dataSchema: z.ZodType): Modelled {
-  return withField(modelledBy(integrationSchema), 'data', modelledBy(dataSchema));
+/**
+ * What the provider models of an integration whose `data` has this schema (see replace.ts), with the
+ * fields a resource wires (`declared`, by their path in `data`).
+ */
+export function integrationModelled(dataSchema: z.ZodType, declared?: Declaring['declared']): Modelled {
+  return withField(modelledBy(integrationSchema), 'data', modelledWithDeclared(modelledBy(dataSchema), declared));
+}
+
+/**
+ * A family's schemas of `data` by type, each also reading every field the contract declares for it
+ * (`<family>:<type>`, ./declared.ts): a field the platform gains is the contract's line and its wiring.
+ */
+export function readingDeclaredData<S extends Readonly<Record<string, z.ZodObject>>>(family: string, schemas: S): S {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([type, schema]) => [type, readingDeclared(schema, `${family}:${type}`)]),
+  ) as unknown as S;
 }
 
 /** Wire body of a create (no guid) or an update (guid included, as the platform expects). */
@@ -78,6 +95,6 @@ export function integrationBody(input: IntegrationInput<string, unknown>, intgGu
     name: input.name,
     type: input.type,
     enabled: toFlag(input.enabled),
-    data: input.data,
+    data: placeDeclared(input.data as object, input.declared),
   };
 }

@@ -25,6 +25,7 @@ import type { Integration } from '../../../../clients/sec/integration.js';
 import { idIdentity } from '../../../shared/identity.js';
 import type { CloudAccountData, CloudAccountInput, CloudAccountType } from '../../../../clients/sec/cloud-accounts.js';
 import { madeAtFrom } from '../../../shared/made-at.js';
+import { type Wiring, wireFields } from '../../wired-fields.js';
 
 const baseFields = {
   id: attr.sdkId('The integration GUID the platform assigned.'),
@@ -112,6 +113,11 @@ export interface CloudAccountSpec<F extends Fields, T extends CloudAccountType, 
   description: string;
   status: S;
   fields: F;
+  /**
+   * Fields sent and read back as they are: attribute name → its path in `data` (`queueUrl`), checked by
+   * the contract's rules for it (../../wired-fields.ts). toData and fromData map the others.
+   */
+  wire?: Wiring<F>;
   /** The member's fields → the integration's `data`, in the shape the client declares for `apiType`. */
   toData(model: ModelOf<F>): CloudAccountData<T>;
   /**
@@ -127,7 +133,8 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
   spec: CloudAccountSpec<F, T, S>,
 ): ResourceDef<AllFields<S, F>, SecClient> {
   const shape: Fields = SHAPES[spec.status];
-  const fields = { ...baseFields, ...shape, ...spec.fields } as AllFields<S, F>;
+  const wired = wireFields(`CloudAccounts:${spec.apiType}`, spec.fields, spec.wire ?? {});
+  const fields = { ...baseFields, ...shape, ...wired.fields } as AllFields<S, F>;
   type Model = ModelOf<AllFields<S, F>>;
   type Common = ModelOf<BaseFields & StatusFields>;
 
@@ -141,6 +148,7 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     type: spec.apiType,
     enabled: common(m).enabled !== false,
     data: spec.toData(m as unknown as ModelOf<F>),
+    declared: wired.declared(m),
   });
 
   const fromApi = (i: Integration<string, unknown>, m: Model | null): Partial<Model> => {
@@ -169,7 +177,7 @@ export function cloudAccount<F extends Fields, T extends CloudAccountType, S ext
     // (undefined keeps the current value).
     if (hasField('server_token')) out.server_token = i.serverToken?.serverToken || undefined;
     if (hasField('uri')) out.uri = i.serverToken?.uri || undefined;
-    return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)) } as Partial<Model>;
+    return { ...out, ...spec.fromData(i.data as CloudAccountData<T>, own(m)), ...wired.read(i.data) } as Partial<Model>;
   };
 
   const guidOf = (m: Model): string => common(m).id ?? common(m).intg_guid ?? common(m).integration_guid ?? '';

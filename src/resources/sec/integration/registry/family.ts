@@ -31,6 +31,7 @@ import type {
 } from '../../../../clients/sec/container-registries.js';
 import { idIdentity, noFilters } from '../../../shared/identity.js';
 import { madeAtFrom } from '../../../shared/made-at.js';
+import { type Wiring, wireFields } from '../../wired-fields.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
@@ -99,6 +100,11 @@ export interface RegistrySpec<F extends Fields, T extends RegistryType> {
   registryType: T;
   description: string;
   fields: F;
+  /**
+   * Fields sent and read back as they are: attribute name → its path in `data` (`limitNumImg`), checked by
+   * the contract's rules for it (../../wired-fields.ts). toData and fromData map the others.
+   */
+  wire?: Wiring<F>;
   /** Model → the integration's `data` object (without `registryType`). May throw a DiagnosticError with a path. */
   toData(model: RegistryModel<F>): MemberData<T>;
   /** The integration's `data` → the member's own fields; `prior` is the state being refreshed (null on import). */
@@ -110,7 +116,8 @@ export interface RegistrySpec<F extends Fields, T extends RegistryType> {
 export function containerRegistry<F extends Fields, T extends RegistryType>(
   spec: RegistrySpec<F, T>,
 ): ResourceDef<CommonFields & F, SecClient> {
-  const fields = { ...commonFields, ...spec.fields } as CommonFields & F;
+  const wired = wireFields(`ContainerRegistries:${spec.registryType}`, spec.fields, spec.wire ?? {});
+  const fields = { ...commonFields, ...wired.fields } as CommonFields & F;
   type Model = RegistryModel<F>;
   const scanner = 'server_token' in spec.fields;
 
@@ -120,6 +127,7 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
     name: common(m).name,
     enabled: common(m).enabled !== false,
     data: { ...spec.toData(m), registryType: spec.registryType } as ContainerRegistryInput<T>['data'],
+    declared: wired.declared(m),
   });
   const fromApi = (r: Integration<string, unknown>, prior: Model | null): Partial<Model> => {
     // The client has checked `data` against the schema of its registry type.
@@ -144,6 +152,7 @@ export function containerRegistry<F extends Fields, T extends RegistryType>(
       created_or_updated_time: r.createdOrUpdatedTime,
       ...(scanner ? { server_token: r.serverToken?.serverToken ?? null, server_uri: r.serverToken?.uri ?? null } : {}),
       ...spec.fromData(data as ContainerRegistryData<T>, prior),
+      ...wired.read(data),
     } as Partial<Model>;
   };
   const guidOf = (m: Model): string => common(m).intg_guid ?? common(m).id ?? '';
