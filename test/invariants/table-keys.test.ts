@@ -63,7 +63,6 @@ const CODE_KEYS: Record<string, string> = {
     "the RegistryType the resource's definition names",
   'src/clients/sec/alert-channels.ts: ALERT_CHANNEL_DATA_SCHEMAS[input.type]':
     "the AlertChannelType the resource's definition names",
-  'src/clients/sec/alert-rules.ts: REPORT_SEVERITIES[n - 1]!': 'n is an integer from 1 to the length, checked by zod',
   'src/clients/sec/report-rules.ts: REPORT_SEVERITIES[n - 1]!': 'n is an integer from 1 to the length, checked by zod',
   'src/resources/vdb/rules.ts: VDB_FIELD_RULES[full]': "a field name the resource's definition gives",
   'src/resources/vdb/rules.ts: VDB_FIELD_TYPES[`${PACKAGE}${field}`]': "a field name the resource's definition gives",

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
-import { REPORT_SEVERITIES, type ReportSeverity } from './report-rules.js';
+import { REPORT_SEVERITIES, type ReportSeverity, ruleSeverities } from './report-rules.js';
 import { modelledBy, replaceKeeping } from './replace.js';
-import { envelope, flag, optionalText, toFlag } from './wire.js';
+import { envelope, flag, optionalText, optionalTexts, toFlag } from './wire.js';
 
 export { ALERT_RULE_CATEGORIES, ALERT_RULE_SOURCES, ALERT_RULE_SUBCATEGORIES } from './alert-rule-values.js';
 
@@ -54,27 +54,20 @@ export interface AlertRulesApi {
 
 const BASE = '/api/v2/AlertRules';
 
-const stringList = z
-  .array(z.string())
-  .nullish()
-  .transform((v) => v ?? []);
 const ruleSchema = readingDeclared(
   z.object({
     mcGuid: z.string().min(1),
     type: z.string(),
-    intgGuidList: stringList,
+    intgGuidList: optionalTexts,
     filters: z.object({
       name: z.string(),
       description: optionalText,
       enabled: flag,
-      severity: z
-        .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
-        .nullish()
-        .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
-      resourceGroups: stringList,
-      subCategory: stringList,
-      source: stringList,
-      category: stringList,
+      severity: ruleSeverities,
+      resourceGroups: optionalTexts,
+      subCategory: optionalTexts,
+      source: optionalTexts,
+      category: optionalTexts,
       createdOrUpdatedTime: optionalText,
       createdOrUpdatedBy: optionalText,
     }),

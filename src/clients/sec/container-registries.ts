@@ -10,7 +10,7 @@ import {
 } from './integration.js';
 import type { Declaring } from './declared.js';
 import { replaceKeeping } from './replace.js';
-import { envelope, keyedRecord } from './wire.js';
+import { envelope, keyedRecord, optionalTexts } from './wire.js';
 import { ownEntry } from '@keel/provider-framework/client';
 
 /**
@@ -26,11 +26,6 @@ export { REGISTRY_A_AUTH_TYPES };
 export type RegistryAAuthType = (typeof REGISTRY_A_AUTH_TYPES)[number];
 
 const secret = z.string().optional();
-/** Empty lists may come back as null or be left out. */
-const strings = z
-  .array(z.string())
-  .nullish()
-  .transform((value) => value ?? []);
 /** Labels and identifier tags: a list of single-entry maps `{<key>: <value>}`. */
 const keyValues = z
   .array(keyedRecord(z.string()))
@@ -38,9 +33,9 @@ const keyValues = z
   .transform((value) => value ?? []);
 
 const limits = {
-  limitByTag: strings,
+  limitByTag: optionalTexts,
   limitByLabel: keyValues,
-  limitByRep: strings,
+  limitByRep: optionalTexts,
   limitNumImg: z.number().int().optional(),
 };
 const gcpStyleCredentials = z.object({
@@ -87,7 +82,7 @@ export const CONTAINER_REGISTRY_DATA_SCHEMAS = readingDeclaredData('ContainerReg
     registryDomain: z.string(),
     credentials: userCredentials.extend({ ssl: z.boolean().optional() }),
     registryNotifications: z.boolean().optional(),
-    limitByTag: strings,
+    limitByTag: optionalTexts,
     limitByLabel: keyValues,
     nonOsPackageEval: z.boolean().optional(),
   }),

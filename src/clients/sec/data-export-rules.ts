@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
-import { envelope, flag, leavesUnread, optionalText, toFlag } from './wire.js';
+import { envelope, flag, leavesUnread, optionalText, optionalTexts, toFlag } from './wire.js';
 
 /** A data export rule: the platform's data, exported to object-store alert channels. */
 export interface DataExportRule {
@@ -42,10 +42,7 @@ const ruleSchema = readingDeclared(
   z.object({
     mcGuid: z.string().min(1),
     type: z.string(),
-    intgGuidList: z
-      .array(z.string())
-      .nullish()
-      .transform((v) => v ?? []),
+    intgGuidList: optionalTexts,
     filters: leavesUnread(
       z.object({
         name: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { type Declaring, partialUpdate, placeDeclared, readingDeclared } from './declared.js';
-import { envelope, keyedRecord, optionalText } from './wire.js';
+import { envelope, keyedRecord, optionalText, optionalTexts } from './wire.js';
 
 export {
   POLICY_SEVERITIES,
@@ -106,10 +106,7 @@ const policySchema = readingDeclared(
       .nullish()
       .transform((value) => value ?? false),
     alertProfile: optionalText,
-    tags: z
-      .array(z.string())
-      .nullish()
-      .transform((tags) => tags ?? []),
+    tags: optionalTexts,
     owner: optionalText,
     lastUpdateTime: optionalText,
     lastUpdateUser: optionalText,

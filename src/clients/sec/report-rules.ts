@@ -3,7 +3,7 @@ import { RULE_SEVERITY_NAMES } from '../../wire/sec-contract/routing-rules.js';
 import { segment, type CallOptions, type SecHttp } from './http.js';
 import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
-import { envelope, flag, keyedRecord, optionalText, toFlag } from './wire.js';
+import { envelope, flag, keyedRecord, optionalText, optionalTexts, toFlag } from './wire.js';
 
 /** Report severities in the platform's order; on the wire each is its position + 1 (1 = Critical). */
 export const REPORT_SEVERITIES = RULE_SEVERITY_NAMES;
@@ -60,25 +60,23 @@ export interface ReportRulesApi {
 
 const BASE = '/api/v2/ReportRules';
 
-const stringList = z
-  .array(z.string())
+/** A rule's severities as the platform numbers them (1 = Critical), read as their names. */
+export const ruleSeverities = z
+  .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
   .nullish()
-  .transform((v) => v ?? []);
+  .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!));
 
 const ruleSchema = readingDeclared(
   z.object({
     mcGuid: z.string().min(1),
     type: z.string(),
-    intgGuidList: stringList,
+    intgGuidList: optionalTexts,
     filters: z.object({
       name: z.string(),
       description: optionalText,
       enabled: flag,
-      severity: z
-        .array(z.number().int().min(1).max(REPORT_SEVERITIES.length))
-        .nullish()
-        .transform((v) => (v ?? []).map((n) => REPORT_SEVERITIES[n - 1]!)),
-      resourceGroups: stringList,
+      severity: ruleSeverities,
+      resourceGroups: optionalTexts,
       createdOrUpdatedTime: optionalText,
       createdOrUpdatedBy: optionalText,
     }),

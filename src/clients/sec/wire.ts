@@ -16,6 +16,12 @@ export const optionalText = z
   .nullish()
   .transform((value) => value ?? '');
 
+/** A list of texts the platform may leave out or send as null; read as empty. */
+export const optionalTexts = z
+  .array(z.string())
+  .nullish()
+  .transform((value) => value ?? []);
+
 /** `{"data": X}`, the envelope of every response except the token endpoint's. */
 export function envelope<S extends z.ZodType>(data: S) {
   return z.object({ data });
