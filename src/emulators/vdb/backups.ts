@@ -11,10 +11,31 @@ import { VDB_SERVICES } from '../../wire/vdb-proto.js';
 import { packagesFor } from './catalog.js';
 import { requireCluster } from './clusters.js';
 import { paginate } from './paging.js';
-import { checkAccount, newId, nowTimestamp, removeStored, type StoredKind, type VdbContext } from './context.js';
+import {
+  checkAccount,
+  newId,
+  nowTimestamp,
+  removeStored,
+  sentFields,
+  type StoredKind,
+  type VdbContext,
+} from './context.js';
 import { Violations, invalidArgument, notFound } from './errors.js';
 import { cronProblem } from './cron.js';
 import type { ServiceRegistration } from './server.js';
+
+/** The fields of a schedule and of a backup that the server sets (the others are the client's, kept as sent). */
+const SCHEDULE_SERVER_FIELDS = ['id', 'createdAt', 'deletedAt', 'status'] as const;
+const BACKUP_SERVER_FIELDS = [
+  'id',
+  'createdAt',
+  'deletedAt',
+  'name',
+  'status',
+  'backupDuration',
+  'backupScheduleId',
+  'clusterInfo',
+] as const;
 
 /** Schedules go with their cluster. */
 export const BACKUP_SCHEDULES: StoredKind<'backupSchedules', BackupSchedule> = {
@@ -124,19 +145,13 @@ function createSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
   requireCluster(ctx, schedule.clusterId);
   // Every field the client may set is kept as sent; the server sets the rest.
   const stored: BackupSchedule = {
-    ...sentFields(schedule),
+    ...sentFields(schedule, SCHEDULE_SERVER_FIELDS),
     id: newId(),
     createdAt: nowTimestamp(ctx),
     status: 'BACKUP_SCHEDULE_STATUS_ACTIVE',
   };
   ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;
-}
-
-/** What a client sets of a schedule: the message as sent, but the fields the server sets. */
-function sentFields(schedule: BackupSchedule): Omit<BackupSchedule, 'id' | 'createdAt' | 'deletedAt' | 'status'> {
-  const { id: _id, createdAt: _created, deletedAt: _deleted, status: _status, ...sent } = schedule;
-  return sent;
 }
 
 function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): WireObject {
@@ -150,7 +165,7 @@ function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
   }
   // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
   const stored: BackupSchedule = {
-    ...sentFields(schedule),
+    ...sentFields(schedule, SCHEDULE_SERVER_FIELDS),
     id: current.id,
     createdAt: current.createdAt,
     accountId: current.accountId,
@@ -180,19 +195,8 @@ function createBackup(ctx: VdbContext, input: Backup | undefined): WireObject {
     .replace(/[-:TZ]/g, '')
     .slice(0, 14);
   // Every field the client may set is kept as sent; the server sets the rest.
-  const {
-    id: _id,
-    createdAt: _created,
-    deletedAt: _deleted,
-    name: _name,
-    status: _status,
-    backupDuration: _duration,
-    backupScheduleId: _schedule,
-    clusterInfo: _info,
-    ...sent
-  } = backup;
   const stored: Backup = {
-    ...sent,
+    ...sentFields(backup, BACKUP_SERVER_FIELDS),
     id: newId(),
     createdAt: nowTimestamp(ctx),
     clusterId: cluster.id,

@@ -70,6 +70,16 @@ export function nowTimestamp(ctx: VdbContext): string {
   return timestampAt(ctx.clock.now());
 }
 
+/**
+ * What a client set of a message: the message as sent, but the fields the server sets, so that a store
+ * keeps every field the `.proto` lets a client set with no line of its own.
+ */
+export function sentFields<T extends object, K extends keyof T>(message: T, serverSet: readonly K[]): Omit<T, K> {
+  const sent: Partial<T> = { ...message };
+  for (const key of serverSet) delete sent[key];
+  return sent as Omit<T, K>;
+}
+
 export function newId(): string {
   return randomUUID();
 }

@@ -10,12 +10,16 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  sentFields,
   stableUuid,
   type StoredKind,
   type VdbContext,
 } from './context.js';
 import { Violations, failedPrecondition, notFound, quoted } from './errors.js';
 import type { ServiceRegistration } from './server.js';
+
+/** The fields of a role the server sets (the others are the client's, kept as sent). */
+const ROLE_SERVER_FIELDS = ['id', 'createdAt', 'lastModifiedAt', 'roleType', 'subType'] as const;
 
 /**
  * Every permission the platform documents, under the section of its permission reference that
@@ -243,7 +247,7 @@ function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
   const now = nowTimestamp(ctx);
   // Every field the client may set is kept as sent; the server sets the rest.
   const stored: Role = {
-    ...sentRoleFields(role),
+    ...sentFields(role, ROLE_SERVER_FIELDS),
     id: newId(),
     createdAt: now,
     lastModifiedAt: now,
@@ -252,12 +256,6 @@ function createRole(ctx: VdbContext, input: Role | undefined): WireObject {
   };
   ctx.store.put(ROLES.name, stored.id, stored);
   return stored as unknown as WireObject;
-}
-
-/** What a client sets of a role: the message as sent, but the fields the server sets. */
-function sentRoleFields(role: Role): Omit<Role, 'id' | 'createdAt' | 'lastModifiedAt' | 'roleType' | 'subType'> {
-  const { id: _id, createdAt: _created, lastModifiedAt: _modified, roleType: _type, subType: _sub, ...sent } = role;
-  return sent;
 }
 
 function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
@@ -271,7 +269,7 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
   // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
   const { id, createdAt, accountId, roleType, subType } = current;
   const stored: Role = {
-    ...sentRoleFields(role),
+    ...sentFields(role, ROLE_SERVER_FIELDS),
     id,
     ...(createdAt ? { createdAt } : {}),
     accountId,
