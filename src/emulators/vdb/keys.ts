@@ -14,6 +14,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  sentFields,
   type StoredKind,
   type VdbContext,
 } from './context.js';
@@ -33,6 +34,10 @@ export const AUTH_KEYS: StoredKind<'authKeys', AuthKey> = {
   label: 'legacy database API key',
   refersTo: [{ to: 'clusters', field: 'clusterIds', whenDeleted: 'remove' }],
 };
+
+/** What the server sets of a key; every other field is kept as the client sent it. */
+const V2_SERVER_FIELDS = ['id', 'createdAt', 'createdByEmail', 'postfix', 'key'] as const;
+const V1_SERVER_FIELDS = ['id', 'createdAt', 'prefix', 'key'] as const;
 
 export const KEY_MODULE = { services: keyServices, storage: [DATABASE_API_KEYS, AUTH_KEYS] } as const;
 
@@ -105,13 +110,9 @@ function createV2(ctx: VdbContext, input: DatabaseApiKey | undefined, call: Hand
 
   const secret = secretValue(24);
   const stored: DatabaseApiKey = {
+    ...sentFields(key, V2_SERVER_FIELDS),
     id: newId(),
-    accountId: key.accountId,
     createdAt: nowTimestamp(ctx),
-    clusterId: key.clusterId,
-    name: key.name,
-    ...(key.expiresAt !== undefined ? { expiresAt: key.expiresAt } : {}),
-    accessRules: key.accessRules,
     createdByEmail: createdByEmail(call.caller, 'nobody'),
     postfix: secret.slice(-4),
     key: secret,
@@ -128,10 +129,9 @@ function createV1(ctx: VdbContext, input: AuthKey | undefined): WireObject {
 
   const secret = secretValue(24);
   const stored: AuthKey = {
+    ...sentFields(key, V1_SERVER_FIELDS),
     id: newId(),
-    accountId: key.accountId,
     createdAt: nowTimestamp(ctx),
-    clusterIds: key.clusterIds,
     prefix: secret.slice(0, 6),
     key: secret,
   };

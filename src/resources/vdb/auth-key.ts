@@ -6,9 +6,16 @@
 import { attr, dataSource, listResource, type ModelOf, resource, resourceSchema, t } from '@keel/provider-framework';
 import { idIdentity } from '../shared/identity.js';
 import type { AuthKey } from '../../clients/vdb/api.js';
-import { ACCOUNT_ID, accountIdOf, deleteIgnoringNotFound, providerAccountId, type VdbContext } from './common.js';
+import {
+  ACCOUNT_ID,
+  accountIdOf,
+  deleteIgnoringNotFound,
+  providerAccountId,
+  shownShape,
+  type VdbContext,
+} from './common.js';
 import { formatTimestamp, uuid } from './formats.js';
-import { apiRules } from './rules.js';
+import { wireMessage } from './wired-fields.js';
 import { heldBySchema } from './rules-held.js';
 import { madeAtFrom } from '../shared/made-at.js';
 
@@ -16,7 +23,7 @@ const DEPRECATION =
   'The vdb_accounts_auth_key resource is deprecated and will be removed in a future version; use ' +
   'vdb_accounts_database_api_key_v2 instead.';
 
-const fields = {
+const declared = {
   id: attr.computedId('The key id (a UUID).'),
   created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
   prefix: attr.string({ computed: true, description: 'The first characters of the token, to recognise it.' }),
@@ -26,7 +33,6 @@ const fields = {
     unordered: true,
     replace: true,
     refersTo: 'clusters',
-    validate: apiRules<string[]>('cluster.auth.v1.DatabaseApiKey.cluster_ids', { sentOnce: true }),
     description: 'The clusters the key grants access to.',
   }),
   token: attr.string({
@@ -38,6 +44,16 @@ const fields = {
     description: 'The secret token. The platform returns it only when the key is created; it is empty after an import.',
   }),
 };
+
+const KEY = 'cluster.auth.v1.DatabaseApiKey';
+
+/**
+ * The key's fields that are the API's as they are (./wired-fields.ts): checked, sent and read back from their
+ * wiring alone, so a field the `.proto` gains needs its attribute (`replace`: a key never changes) and its
+ * entry here. The clusters are a distinct list, sent with each once, which keeps the field's `unique` rule.
+ */
+const wired = wireMessage(KEY, declared, { cluster_ids: { field: 'cluster_ids', sentOnce: true } });
+const fields = wired.fields;
 
 heldBySchema('cluster.auth.v1.DatabaseApiKey.cluster_ids#repeated.unique', {
   type: 'vdb_accounts_auth_key',
@@ -52,10 +68,10 @@ const schema = resourceSchema(fields, {
 type Model = ModelOf<typeof fields>;
 
 const fromApi = (k: AuthKey): Partial<Model> => ({
+  ...wired.read(k, undefined),
   id: k.id,
   created_at: formatTimestamp(k.createdAt),
   prefix: k.prefix,
-  cluster_ids: [...k.clusterIds],
   token: k.key,
 });
 
@@ -100,7 +116,10 @@ export const authKey = resource<typeof fields, VdbContext>({
   async create(plan, ctx) {
     const accountId = providerAccountId(ctx);
     return fromApi(
-      await ctx.client.api.authKeys.create({ accountId, clusterIds: plan.cluster_ids }, { signal: ctx.signal }),
+      await ctx.client.api.authKeys.create(
+        { ...(wired.send(plan) as { clusterIds: string[] }), accountId },
+        { signal: ctx.signal },
+      ),
     );
   },
   /**
@@ -144,17 +163,8 @@ const listSchema = resourceSchema(
       computed: true,
       description: "The account whose keys are listed. Defaults to the provider's `account_id`.",
     }),
-    keys: attr.of(
-      t.list(
-        t.object({
-          id: t.string,
-          created_at: t.string,
-          prefix: t.string,
-          cluster_ids: t.list(t.string),
-          token: t.string,
-        }),
-      ),
-    )({
+    // A listed key: every attribute of the resource.
+    keys: attr.of(t.list(shownShape(fields)))({
       computed: true,
       description:
         'The legacy keys of the account. `token` is always empty: the platform returns secrets only on creation.',
@@ -177,13 +187,7 @@ export const authKeysDataSource = dataSource<typeof listSchema.fields, VdbContex
     return {
       id: accountId,
       account_id: accountId,
-      keys: keys.map((k) => ({
-        id: k.id,
-        created_at: formatTimestamp(k.createdAt),
-        prefix: k.prefix,
-        cluster_ids: [...k.clusterIds],
-        token: '',
-      })),
+      keys: keys.map((k) => ({ ...fromApi(k), token: '' })),
     };
   },
 });

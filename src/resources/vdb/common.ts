@@ -21,6 +21,7 @@ import {
   type ModelOf,
   nanosToDuration,
   t,
+  type Typed,
   validators,
 } from '@keel/provider-framework';
 import type {
@@ -110,11 +111,22 @@ export function shownAsComputed(resourceFields: Fields, declared: Fields): Field
   return shown;
 }
 
-/** The object type of a listed object: every attribute of the resource, by its type. */
-export function shownShape(resourceFields: Fields) {
-  const shape: Record<string, AttrDef<unknown>['type']> = {};
-  for (const [name, def] of Object.entries(resourceFields))
-    if (def.kind === 'attr' && !def.options.writeOnly && def.options.twinOf === undefined) shape[name] = def.type;
+/**
+ * The object type of a listed object: every attribute and block of the resource, by its type (a list or
+ * set block as a list or set of its objects, a single one as its object), so a field the resource gains is
+ * shown by the data sources that list its objects.
+ */
+export function shownShape(resourceFields: Fields): Typed<Record<string, unknown>> {
+  const shape: Record<string, Typed<unknown>> = {};
+  for (const [name, def] of Object.entries(resourceFields)) {
+    if (def.kind === 'attr') {
+      if (!def.options.writeOnly && def.options.twinOf === undefined) shape[name] = def.type;
+      continue;
+    }
+    const object = shownShape(def.fields);
+    if (def.nesting === 'map') throw new Error(`${name}: a map block is not shown in a listing`);
+    shape[name] = def.nesting === 'list' ? t.list(object) : def.nesting === 'set' ? t.set(object) : object;
+  }
   return t.object(shape);
 }
 

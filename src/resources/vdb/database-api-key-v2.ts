@@ -25,6 +25,7 @@ import {
   accountIdField,
   accountIdOf,
   deleteIgnoringNotFound,
+  shownShape,
   splitImportId,
   type VdbContext,
 } from './common.js';
@@ -32,13 +33,15 @@ import { formatTimestamp, sameInstant, uuid } from './formats.js';
 import { apiItems, apiRule, apiRules } from './rules.js';
 import { combinations, heldBySchema, heldInCode } from './rules-held.js';
 import { madeAtFrom } from '../shared/made-at.js';
+import { wireMessage } from './wired-fields.js';
 
 // The API's rules of each field (src/resources/vdb/rules.ts).
 const KEY = 'cluster.auth.v2.DatabaseApiKey';
 const GLOBAL_ACCESS = apiRule('cluster.auth.v2.GlobalAccessRule.access_type');
 const COLLECTION_ACCESS = apiRule('cluster.auth.v2.CollectionAccessRule.access_type');
-/** A key's name, for the resource and the ephemeral key. */
-export const KEY_NAME = apiRules(`${KEY}.name`, { what: 'letters, digits, `_`, spaces and `-`', samples: ['ci key'] });
+/** How a key's name rule reads where a regex would, for the resource and the ephemeral key. */
+const NAME_WORDS = { what: 'letters, digits, `_`, spaces and `-`', samples: ['ci key'] } as const;
+export const KEY_NAME = apiRules(`${KEY}.name`, NAME_WORDS);
 export const KEY_CLUSTER_ID = apiRules(`${KEY}.cluster_id`);
 const MANAGE: GlobalAccessType = 'GLOBAL_ACCESS_RULE_ACCESS_TYPE_MANAGE';
 
@@ -86,20 +89,18 @@ export const accessRuleFields = {
   ),
 };
 
-const fields = {
+const declared = {
   id: attr.computedId('The key id (a UUID).'),
   account_id: accountIdField(),
   cluster_id: attr.string({
     required: true,
     replace: true,
     refersTo: 'a cluster',
-    validate: KEY_CLUSTER_ID,
     description: 'The cluster the key grants access to.',
   }),
   name: attr.string({
     required: true,
     replace: true,
-    validate: KEY_NAME,
     description: 'Name of the key.',
   }),
   created_at: attr.string({ computed: true, description: 'When the key was created (RFC 3339).' }),
@@ -131,6 +132,14 @@ const fields = {
   ...accessRuleFields,
 };
 
+/**
+ * The key's fields that are the API's as they are (./wired-fields.ts): checked, sent and read back from their
+ * wiring alone, so a field the `.proto` gains needs its attribute (`replace`: a key never changes) and its
+ * entry here. The expiry (a Timestamp held as RFC 3339) and the access rules (a oneof) are mapped by hand.
+ */
+const wired = wireMessage(KEY, declared, { cluster_id: 'cluster_id', name: { field: 'name', ...NAME_WORDS } });
+const fields = wired.fields;
+
 /** The global access a key's rule grants: the one named, else the platform's default. */
 function globalAccess(rules: readonly { access_type: string | null }[] | null): string {
   return rules?.[0]?.access_type ?? MANAGE;
@@ -140,7 +149,6 @@ const schema = resourceSchema(fields, {
   description: 'A database API key (v2) of a cluster, with global or per-collection access.',
 });
 
-/** How far the platform's clock may lag this machine's when telling keys made by this apply from older ones. */
 type Model = ModelOf<typeof fields>;
 
 type AccessRules = Pick<ModelOf<typeof accessRuleFields>, 'global_access_rule' | 'collection_access_rules'>;
@@ -220,25 +228,17 @@ function fromApi(k: DatabaseApiKey, prior: Model | null): Partial<Model> {
     k.accessRules.length === 1 &&
     (prior?.global_access_rule.length ?? 0) === 0;
   return {
-    ...sharedKeyAttributes(k),
-    // Only the create response carries the secret; reads keep the state's (masked).
-    key: k.key,
-    global_access_rule: implicitManage ? [] : global,
-  };
-}
-
-/** What the resource and the list data source show alike; they differ in the secret and the global rule. */
-function sharedKeyAttributes(k: DatabaseApiKey) {
-  return {
+    ...wired.read(k, prior ?? undefined),
     id: k.id,
     account_id: k.accountId,
-    cluster_id: k.clusterId,
-    name: k.name,
     created_at: formatTimestamp(k.createdAt),
     expires_at: formatTimestamp(k.expiresAt),
     created_by_email: k.createdByEmail,
     postfix: k.postfix,
     collection_access_rules: collectionRules(k),
+    // Only the create response carries the secret; reads keep the state's (masked).
+    key: k.key,
+    global_access_rule: implicitManage ? [] : global,
   };
 }
 
@@ -280,9 +280,8 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     const created = await ctx.client.api.databaseApiKeys.create(
       {
+        ...(wired.send(plan) as { clusterId: string; name: string }),
         accountId,
-        clusterId: plan.cluster_id,
-        name: plan.name,
         ...(plan.expires_at ? { expiresAt: formatTimestamp(plan.expires_at) } : {}),
         accessRules: accessRulesToApi(plan),
       },
@@ -345,19 +344,8 @@ export const databaseApiKeyV2 = resource<typeof fields, VdbContext>({
   },
 });
 
-const keyShape = t.object({
-  id: t.string,
-  account_id: t.string,
-  cluster_id: t.string,
-  name: t.string,
-  created_at: t.string,
-  expires_at: t.string,
-  created_by_email: t.string,
-  postfix: t.string,
-  key: t.string,
-  global_access_rule: t.list(t.object({ access_type: t.string })),
-  collection_access_rules: t.list(t.object({ collection_name: t.string, access_type: t.string })),
-});
+/** A listed key: every attribute and block of the resource. */
+const keyShape = shownShape(fields);
 
 const listSchema = resourceSchema(
   {
@@ -391,7 +379,8 @@ export const databaseApiKeysV2DataSource = dataSource<typeof listSchema.fields, 
     return {
       id: `${accountId}/${config.cluster_id}`,
       account_id: accountId,
-      keys: keys.map((k) => ({ ...sharedKeyAttributes(k), key: '', global_access_rule: globalRules(k) })),
+      // Every rule as the platform holds it: there is no configuration whose implicit rule could be left out.
+      keys: keys.map((k) => ({ ...fromApi(k, null), key: '', global_access_rule: globalRules(k) })),
     };
   },
 });

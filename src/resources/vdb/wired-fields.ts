@@ -27,8 +27,11 @@ import { type ApiRuleOptions, apiRules } from './rules.js';
 
 const PACKAGE = 'vdb.cloud.';
 
-/** A wired attribute's field: its name in the message, and how its rule's words read where a regex would. */
-export type WiredField = string | ({ readonly field: string } & Pick<ApiRuleOptions, 'what' | 'samples'>);
+/**
+ * A wired attribute's field: its name in the message, and how its rules apply (their words where a regex would
+ * read, whether a distinct list is sent with each value once).
+ */
+export type WiredField = string | ({ readonly field: string } & ApiRuleOptions);
 
 /** Attribute name → its field in the message. */
 export type Wiring<F extends Fields> = { readonly [K in keyof F]?: WiredField };

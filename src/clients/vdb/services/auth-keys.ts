@@ -2,7 +2,7 @@
 import { VDB_SERVICES } from '../../../wire/vdb-services.js';
 import { many, nothing, one, ServiceCalls, type Sender } from '../calls.js';
 import type { VdbCallOptions } from '../config.js';
-import type { Answered } from '../messages.js';
+import type { Answered, Sent } from '../messages.js';
 import { SharedListings } from '../shared-listing.js';
 
 /**
@@ -10,6 +10,12 @@ import { SharedListings } from '../shared-listing.js';
  * the create response carries ("" elsewhere).
  */
 export type AuthKey = Answered<'cluster.auth.v1.DatabaseApiKey'>;
+
+/** A legacy key as created: every field a client may set, so a field the `.proto` gains is sent with no line here. */
+export type AuthKeyInput = Omit<
+  Sent<'cluster.auth.v1.DatabaseApiKey', 'accountId' | 'clusterIds'>,
+  'id' | 'createdAt' | 'prefix' | 'key'
+>;
 
 export type AuthKeysApi = ReturnType<typeof authKeysApi>;
 
@@ -33,10 +39,10 @@ export function authKeysApi(sender: Sender) {
     ): Promise<AuthKey | undefined> => listings.find(accountId, id, () => list({ accountId }, options)),
 
     /** Retried only when declined (see Errors in ../api.ts). The answer carries the secret, shown only now. */
-    create: calls.unary<{ accountId: string; clusterIds: readonly string[] }, AuthKey>({
+    create: calls.unary<AuthKeyInput, AuthKey>({
       method: 'CreateDatabaseApiKey',
       safety: 'once',
-      request: (key) => ({ databaseApiKey: { accountId: key.accountId, clusterIds: key.clusterIds } }),
+      request: (key) => ({ databaseApiKey: { ...key } }),
       answer: one('databaseApiKey', ['id', 'key']),
     }),
 

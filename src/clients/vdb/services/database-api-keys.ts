@@ -13,10 +13,13 @@ export type CollectionAccessType = VdbEnum<'cluster.auth.v2.CollectionAccessRule
 /** One global rule or one collection's: at most one of the two members is set. */
 export type AccessRule = Answered<'cluster.auth.v2.AccessRule'>;
 
-/** A key as created: `expiresAt` RFC 3339 (absent: never expires); one global rule, or collection rules. */
-export type DatabaseApiKeyInput = Pick<
+/**
+ * A key as created: every field a client may set (`expiresAt` RFC 3339, absent: never expires; one global
+ * rule, or collection rules), so a field the `.proto` gains is sent with no line here.
+ */
+export type DatabaseApiKeyInput = Omit<
   Sent<'cluster.auth.v2.DatabaseApiKey', 'accountId' | 'clusterId' | 'name' | 'accessRules'>,
-  'accountId' | 'clusterId' | 'name' | 'expiresAt' | 'accessRules'
+  'id' | 'createdAt' | 'createdByEmail' | 'postfix' | 'key'
 >;
 
 /**
@@ -52,15 +55,7 @@ export function databaseApiKeysApi(sender: Sender) {
     create: calls.unary<DatabaseApiKeyInput, DatabaseApiKey>({
       method: 'CreateDatabaseApiKey',
       safety: 'once',
-      request: (key) => ({
-        databaseApiKey: {
-          accountId: key.accountId,
-          clusterId: key.clusterId,
-          name: key.name,
-          expiresAt: key.expiresAt,
-          accessRules: key.accessRules,
-        },
-      }),
+      request: (key) => ({ databaseApiKey: { ...key } }),
       answer: one('databaseApiKey', ['id', 'key']),
     }),
 
