@@ -11,12 +11,12 @@ import {
 import type { SecClient } from '../../clients/sec/index.js';
 import type { DataExportRule, DataExportRuleInput } from '../../clients/sec/data-export-rules.js';
 import { idIdentity, noFilters } from '../shared/identity.js';
-import { sameTrimmedList, textOrNull, trimmedTexts } from './governance-values.js';
+import { notBlankEntries, sameTrimmedList, textOrNull, trimmedTexts } from './governance-values.js';
 import { madeAtFrom } from '../shared/made-at.js';
 import { checkedBy, secRules } from './rules.js';
 import { wireFields } from './wired-fields.js';
 
-const INTEGRATIONS_CHECKS = [validators.nonEmpty<string[]>()];
+const INTEGRATIONS_CHECKS = [validators.nonEmpty<string[]>(), notBlankEntries];
 checkedBy('DataExportRules.intgGuidList', 'minItems', { checks: INTEGRATIONS_CHECKS, sent: trimmedTexts });
 
 /**

@@ -23,6 +23,14 @@ export const severityListChecks = (): Validator<string[]>[] => [
   validators.each(oneOfIgnoringCase(SEVERITIES)),
 ];
 
+/**
+ * Each entry of a list sent trimmed (`trimmedTexts`) is more than white space: that would be sent as "",
+ * which the platform refuses at apply.
+ */
+export const notBlankEntries: Validator<string[]> = validators.each(
+  validators.matches(/\S/u, 'text that is not only white space'),
+);
+
 /** A list of texts as the platform is sent it, each trimmed (ids, GUIDs). */
 export const trimmedTexts = (value: unknown): unknown =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item.trim() : item)) : value;

@@ -304,7 +304,8 @@ function candidates(spec: FieldSpec, checks: readonly Validator<unknown>[]): unk
 
 function texts(spec: FieldSpec & { kind: 'string' }): string[] {
   // Texts of many shapes, so that a pattern meets some it refuses (a dot first or last, a space, a slash).
-  const out = ['a', 'ab', 'x y', 'Ops-1_a', '-', '!', 'é', ' a ', '.', '.a', 'a.', 'a.b', 'a..b', '_a', '1a', 'A'];
+  // White space alone too, which a rule that a text is not blank refuses.
+  const out = ['a', 'ab', 'x y', 'Ops-1_a', '-', '!', 'é', ' a ', '.', '.a', 'a.', 'a.b', 'a..b', '_a', '1a', 'A', ' '];
   out.push('a/b', 'a:b', 'a@b', '$x', 'a'.repeat(64), 'a'.repeat(65), '0', '-1', '12', 'ab_cd-EF.gh');
   if (spec.maxLength !== undefined) {
     const max = spec.maxLength;

@@ -15,6 +15,7 @@ import {
   SEVERITIES,
   canonical,
   severityListChecks,
+  notBlankEntries,
   severityNumbers,
   trimmedTexts,
   flagOrNull,
@@ -32,7 +33,7 @@ import { wireFields } from '../wired-fields.js';
 const SEVERITY_CHECKS = severityListChecks();
 checkedBy('ReportRules.filters.severity', 'minItems', { checks: SEVERITY_CHECKS, sent: severityNumbers });
 checkedBy('ReportRules.filters.severity[]', 'range', { checks: SEVERITY_CHECKS, sent: severityNumbers });
-const CHANNEL_CHECKS = [validators.nonEmpty<string[]>()];
+const CHANNEL_CHECKS = [validators.nonEmpty<string[]>(), notBlankEntries];
 checkedBy('ReportRules.intgGuidList', 'minItems', { checks: CHANNEL_CHECKS, sent: trimmedTexts });
 
 /**

@@ -20,6 +20,7 @@ import {
   WIRE_LIST_SEPARATOR,
 } from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
+import { notBlankEntries } from '../../governance-values.js';
 import * as forms from '../../../../schema/forms.js';
 import { SEC_LIMITS } from '../../limits.js';
 import { checkedBy, secRules } from '../../rules.js';
@@ -382,7 +383,11 @@ const joinable = [joinedItems, joinedLength];
 export const requiredIdList = (description: string, options: IdListOptions = {}) =>
   attr.stringList({
     required: true,
-    validate: [...(options.mayBeEmpty ? [] : [validators.nonEmpty<string[]>()]), ...(options.joined ? joinable : [])],
+    validate: [
+      ...(options.mayBeEmpty ? [] : [validators.nonEmpty<string[]>()]),
+      notBlankEntries,
+      ...(options.joined ? joinable : []),
+    ],
     equal: sameTrimmedList,
     unordered: true,
     description,
@@ -392,7 +397,7 @@ export const requiredIdList = (description: string, options: IdListOptions = {})
 export const optionalIdList = (description: string, options: IdListOptions = {}) =>
   attr.stringList({
     optional: true,
-    ...(options.joined ? { validate: joinable } : {}),
+    validate: [notBlankEntries, ...(options.joined ? joinable : [])],
     equal: sameTrimmedList,
     unordered: true,
     description,
