@@ -472,7 +472,7 @@ describe('sec emulator: alert profiles, policies, exceptions', () => {
       });
       await refused(
         400,
-        /constraints must be an array with at least 1 item/,
+        /constraints must contain at least 1 item/,
         'POST',
         `/api/v2/Exceptions?policyId=${policyId}`,
         { ...exception, constraints: [] },

@@ -21,7 +21,12 @@ export type AnswerOf<S> = S extends { readonly kind: 'string'; readonly oneOf: r
           ? AnswerOf<I>[]
           : S extends { readonly kind: 'object'; readonly fields: infer F }
             ? ObjectAnswer<F>
-            : unknown;
+            : S extends { readonly kind: 'union'; readonly options: infer O extends readonly unknown[] }
+              ? // A union known only as UnionSpec says nothing of its shapes (and would never end).
+                readonly FieldSpec[] extends O
+                ? unknown
+                : AnswerOf<O[number]>
+              : unknown;
 
 type OptionalOnReads = { readonly optional: true } | { readonly secret: true } | { readonly credential: true };
 
@@ -66,6 +71,8 @@ function typeOf(spec: FieldSpec, path: string, readAs: ReadAs, unused: Set<strin
       return z.boolean();
     case 'array':
       return z.array(schemaOf(spec.items, `${path}[]`, readAs, unused));
+    case 'union':
+      return z.union(spec.options.map((option) => typeOf(option, path, readAs, unused)));
     case 'object':
       return z.object(
         Object.fromEntries(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { segment, type CallOptions, type SecHttp } from './http.js';
+import { type Declaring, modelledWithDeclared, placeDeclared, readingDeclared } from './declared.js';
 import { modelledBy, replaceKeeping } from './replace.js';
 import { envelope, optionalText } from './wire.js';
 
@@ -23,7 +24,7 @@ export interface PolicyException {
   readonly lastUpdateUser: string;
 }
 
-export interface PolicyExceptionInput {
+export interface PolicyExceptionInput extends Declaring {
   readonly description: string;
   readonly constraints: readonly PolicyExceptionConstraint[];
 }
@@ -50,34 +51,41 @@ const valueSchema = z.union([
   z.object({ key: z.string(), value: z.union([z.array(z.string()), z.string()]) }),
 ]);
 
-const exceptionSchema = z.object({
-  exceptionId: z.string().min(1),
-  description: optionalText,
-  constraints: z
-    .array(
-      z.object({
-        fieldKey: z.string(),
-        fieldValues: z
-          .array(valueSchema)
-          .nullish()
-          .transform((values) => values ?? []),
-      }),
-    )
-    .nullish()
-    .transform((constraints) => constraints ?? []),
-  lastUpdateTime: optionalText,
-  lastUpdateUser: optionalText,
-});
+const exceptionSchema = readingDeclared(
+  z.object({
+    exceptionId: z.string().min(1),
+    description: optionalText,
+    constraints: z
+      .array(
+        z.object({
+          fieldKey: z.string(),
+          fieldValues: z
+            .array(valueSchema)
+            .nullish()
+            .transform((values) => values ?? []),
+        }),
+      )
+      .nullish()
+      .transform((constraints) => constraints ?? []),
+    lastUpdateTime: optionalText,
+    lastUpdateUser: optionalText,
+  }),
+  'Exceptions',
+);
 
 const one = envelope(exceptionSchema);
 const many = envelope(z.array(exceptionSchema));
 
 const query = (policyId: string) => `?policyId=${encodeURIComponent(policyId)}`;
 
-const body = (input: PolicyExceptionInput) => ({
-  description: input.description,
-  constraints: input.constraints.map((c) => ({ fieldKey: c.fieldKey, fieldValues: c.fieldValues })),
-});
+const body = (input: PolicyExceptionInput) =>
+  placeDeclared(
+    {
+      description: input.description,
+      constraints: input.constraints.map((c) => ({ fieldKey: c.fieldKey, fieldValues: c.fieldValues })),
+    },
+    input.declared,
+  );
 
 export function policyExceptionsApi(http: SecHttp): PolicyExceptionsApi {
   const itemCall = (method: 'GET' | 'PATCH' | 'DELETE', policyId: string, exceptionId: string) =>
@@ -109,7 +117,8 @@ export function policyExceptionsApi(http: SecHttp): PolicyExceptionsApi {
     },
     async update(policyId, exceptionId, input, options) {
       const call = { ...itemCall('PATCH', policyId, exceptionId), body: body(input) };
-      return (await replaceKeeping(http, call, modelledBy(exceptionSchema), one, options)).data;
+      const modelled = modelledWithDeclared(modelledBy(exceptionSchema), input.declared);
+      return (await replaceKeeping(http, call, modelled, one, options)).data;
     },
     async delete(policyId, exceptionId, options) {
       await http.empty(itemCall('DELETE', policyId, exceptionId), options);

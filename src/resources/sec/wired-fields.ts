@@ -22,6 +22,7 @@ const HELD_AS: Readonly<Record<FieldSpec['kind'], readonly string[]>> = {
   flag: ['bool'],
   object: [],
   array: ['list(string)', 'set(string)'],
+  union: [],
 };
 
 export interface WiringOptions {

@@ -57,6 +57,8 @@ function ownSchema(spec: FieldSpec): JsonSchema {
       return { type: 'integer', enum: [0, 1] };
     case 'boolean':
       return { type: 'boolean' };
+    case 'union':
+      return { anyOf: spec.options.map(jsonSchemaOf), description: spec.rule };
     case 'array':
       return {
         type: 'array',

@@ -4,7 +4,7 @@
  * path-qualified message), the provider's plan-time checks are derived from it
  * (src/resources/sec/rules.ts), and its JSON Schema (./json-schema.ts) is the API's `/openapi.json`.
  */
-export type FieldSpec = StringSpec | IntegerSpec | FlagSpec | BooleanSpec | ObjectSpec | ArraySpec;
+export type FieldSpec = StringSpec | IntegerSpec | FlagSpec | BooleanSpec | ObjectSpec | ArraySpec | UnionSpec;
 
 interface CommonSpec {
   /** Absent or null is accepted. */
@@ -83,6 +83,17 @@ export interface ArraySpec extends CommonSpec {
   readonly maxItems?: number;
 }
 
+/**
+ * A value of one of several shapes, taken when one of them takes it (a constraint's value: a text, or a key
+ * with its values). Each shape is of another JSON type, so a value's type says which shape judges it.
+ */
+export interface UnionSpec extends CommonSpec {
+  readonly kind: 'union';
+  readonly options: readonly FieldSpec[];
+  /** What the shapes are, as a message and the docs say it: `a non-empty string or an object {key, value}`. */
+  readonly rule: string;
+}
+
 type Options<S> = Omit<S, 'kind'>;
 type Checks = 'fields' | 'check' | 'checkRule';
 type NoOptions = Record<never, never>;
@@ -112,7 +123,25 @@ export const field = {
     items: I,
     options: O = {} as O,
   ): ArraySpec & { readonly items: I } & O => ({ kind: 'array', items, ...options }),
+  union: <const U extends readonly FieldSpec[], const O extends Omit<Options<UnionSpec>, 'options'>>(
+    options: U,
+    rest: O,
+  ): UnionSpec & { readonly options: U } & O => {
+    const types = options.map(jsonTypeOf);
+    if (new Set(types).size !== types.length) throw new Error(`a union's shapes must differ in type (${rest.rule})`);
+    return { kind: 'union', options, ...rest };
+  },
 };
+
+/** The JSON type a value of `spec` has, which tells a union's shapes apart. */
+function jsonTypeOf(spec: FieldSpec): string {
+  if (spec.kind === 'flag' || spec.kind === 'integer') return 'number';
+  return spec.kind === 'union' ? 'union' : spec.kind;
+}
+
+/** The JSON type of `value`, as {@link jsonTypeOf} names a spec's. */
+const jsonTypeOfValue = (value: unknown): string =>
+  Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value;
 
 /** A request the contract refuses: the platform answers 400 with `message`. */
 export class RuleViolation extends Error {
@@ -157,6 +186,12 @@ export function validate(spec: FieldSpec, value: unknown, path: string, held?: u
       return;
     case 'object':
       return validateObject(spec, value, path, held);
+    case 'union': {
+      // The shape of the value's type judges it, so a refusal names what is wrong inside it.
+      const shape = spec.options.find((option) => jsonTypeOf(option) === jsonTypeOfValue(value));
+      if (!shape) throw invalid(`${path} must be ${spec.rule}${got(value)}`);
+      return validate(shape, value, path);
+    }
     case 'array':
       if (!Array.isArray(value)) throw invalid(`${path} must be an array${got(value)}`);
       if (spec.minItems !== undefined && value.length < spec.minItems) {

@@ -342,6 +342,7 @@ function goodItem(spec: FieldSpec): unknown {
     return 'a';
   }
   if (spec.kind === 'array') return [];
+  if (spec.kind === 'union') return goodItem(spec.options[0]!);
   return Object.fromEntries(
     Object.entries(spec.fields)
       .filter(([, field]) => !field.optional)

@@ -11,6 +11,9 @@ import {
 } from '@keel/provider-framework';
 import type { SecClient } from '../../../clients/sec/index.js';
 import { checkExceptionAgainstPolicy } from './catalogue.js';
+import { checkedBy, secItems, secRules } from '../rules.js';
+import { wireFields } from '../wired-fields.js';
+import { notBlankEntries } from '../governance-values.js';
 import type {
   ConstraintValue,
   PolicyException,
@@ -24,92 +27,97 @@ const trimmedEqual = (a: string[], b: string[]) =>
 
 const CONSTRAINT_PATH = [attrStep('constraint')];
 
-const schema = resourceSchema(
-  {
-    id: attr.computedId('The exception id the platform assigned.'),
-    policy_id: attr.string({
-      required: true,
-      replace: true,
-      refersTo: 'a policy',
-      validate: [validators.nonEmpty()],
-      description:
-        'The id of the policy the exception belongs to. An exception cannot move to another policy, so a ' +
-        'change creates a new exception.',
-    }),
-    description: attr.string({
-      required: true,
-      validate: [validators.nonEmpty()],
-      description: 'Why the exception exists.',
-    }),
-    constraint: block.set(
-      {
-        field_key: attr.string({
-          required: true,
-          refersTo: "a constraint of the policy's exception configuration",
-          validate: [validators.nonEmpty()],
-          description:
-            "A constraint the policy's exception configuration defines, for example `accountIds` or `resourceTags`.",
-        }),
-        field_values: attr.stringList({
-          optional: true,
-          validate: [validators.each(validators.nonEmpty())],
-          equal: trimmedEqual,
-          unordered: true,
-          description: 'Plain values of the constraint, for example account ids. Surrounding whitespace is ignored.',
-        }),
-        field_values_map: block.set(
-          {
-            key: attr.string({
-              required: true,
-              validate: [validators.nonEmpty()],
-              description: 'The key, for example a tag name.',
-            }),
-            value: attr.stringList({
-              required: true,
-              validate: [validators.nonEmpty(), validators.each(validators.nonEmpty())],
-              equal: trimmedEqual,
-              unordered: true,
-              description: 'The values the key may have. Surrounding whitespace is ignored.',
-            }),
+checkedBy('Exceptions.constraints[]', 'check', { inCode: 'validate: a constraint with no values' });
+
+const declared = {
+  id: attr.computedId('The exception id the platform assigned.'),
+  policy_id: attr.string({
+    required: true,
+    replace: true,
+    refersTo: 'a policy',
+    validate: [validators.nonEmpty()],
+    description:
+      'The id of the policy the exception belongs to. An exception cannot move to another policy, so a ' +
+      'change creates a new exception.',
+  }),
+  description: attr.string({ required: true, description: 'Why the exception exists.' }),
+  constraint: block.set(
+    {
+      field_key: attr.string({
+        required: true,
+        refersTo: "a constraint of the policy's exception configuration",
+        validate: [validators.nonEmpty(), ...secRules('Exceptions.constraints[].fieldKey')],
+        description:
+          "A constraint the policy's exception configuration defines, for example `accountIds` or `resourceTags`.",
+      }),
+      field_values: attr.stringList({
+        optional: true,
+        // Sent trimmed: white space alone would be sent as "".
+        validate: [notBlankEntries],
+        equal: trimmedEqual,
+        unordered: true,
+        description: 'Plain values of the constraint, for example account ids. Surrounding whitespace is ignored.',
+      }),
+      field_values_map: block.set(
+        {
+          key: attr.string({
+            required: true,
+            validate: [validators.nonEmpty()],
+            description: 'The key, for example a tag name.',
+          }),
+          value: attr.stringList({
+            required: true,
+            validate: [validators.nonEmpty(), notBlankEntries],
+            equal: trimmedEqual,
+            unordered: true,
+            description: 'The values the key may have. Surrounding whitespace is ignored.',
+          }),
+        },
+        { description: 'A key with the values it may have, for key/value constraints such as `resourceTags`.' },
+      ),
+      field_value_map: block.set(
+        {
+          key: attr.string({
+            required: true,
+            validate: [validators.nonEmpty()],
+            description: 'The key, for example a tag name.',
+          }),
+          value: attr.string({
+            required: true,
+            validate: [validators.nonEmpty()],
+            description: 'The one value the key may have.',
+          }),
+        },
+        {
+          description: 'A key with one value.',
+          deprecated:
+            'Use `field_values_map`, which takes a list of values per key: ' +
+            '`field_values_map { key = "..." value = ["..."] }`.',
+          // A key with one value is the same constraint as that key with a list of that value.
+          readAs: {
+            field: 'field_values_map',
+            convert: (m: { key: string; value: string }) => ({ key: m.key, value: [m.value] }),
           },
-          { description: 'A key with the values it may have, for key/value constraints such as `resourceTags`.' },
-        ),
-        field_value_map: block.set(
-          {
-            key: attr.string({
-              required: true,
-              validate: [validators.nonEmpty()],
-              description: 'The key, for example a tag name.',
-            }),
-            value: attr.string({
-              required: true,
-              validate: [validators.nonEmpty()],
-              description: 'The one value the key may have.',
-            }),
-          },
-          {
-            description: 'A key with one value.',
-            deprecated:
-              'Use `field_values_map`, which takes a list of values per key: ' +
-              '`field_values_map { key = "..." value = ["..."] }`.',
-            // A key with one value is the same constraint as that key with a list of that value.
-            readAs: {
-              field: 'field_values_map',
-              convert: (m: { key: string; value: string }) => ({ key: m.key, value: [m.value] }),
-            },
-          },
-        ),
-      },
-      {
-        min: 1,
-        description: 'What the exception exempts: the policy does not report results that match every constraint.',
-      },
-    ),
-    updated_time: attr.string({ computed: true, volatile: true, description: 'When the exception was last changed.' }),
-    updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the exception.' }),
-  },
-  { description: 'An exception of a policy: results matching its constraints are not reported.' },
-);
+        },
+      ),
+    },
+    {
+      ...secItems('Exceptions.constraints'),
+      description: 'What the exception exempts: the policy does not report results that match every constraint.',
+    },
+  ),
+  updated_time: attr.string({ computed: true, volatile: true, description: 'When the exception was last changed.' }),
+  updated_by: attr.string({ computed: true, volatile: true, description: 'Who last changed the exception.' }),
+};
+
+/**
+ * The exception's fields that are the body's as they are (../wired-fields.ts): a field the contract gains is
+ * its attribute and its entry here. The constraints, whose values take one of two shapes, are mapped by hand.
+ */
+const wired = wireFields('Exceptions', declared, { description: 'description' });
+const schema = resourceSchema(wired.fields, {
+  description: 'An exception of a policy: results matching its constraints are not reported.',
+});
 type Model = ModelOf<typeof schema.fields>;
 type Constraint = Model['constraint'][number];
 
@@ -124,13 +132,13 @@ function toApi(m: Model): PolicyExceptionInput {
     const plain = (c.field_values ?? []).map((v) => v.trim());
     return { fieldKey: c.field_key, fieldValues: maps.length > 0 ? maps : plain };
   });
-  return { description: m.description, constraints };
+  return { description: m.description, constraints, declared: wired.declared(m) };
 }
 
 function fromApi(e: PolicyException): Partial<Model> {
   return {
+    ...wired.read(e),
     id: e.exceptionId,
-    description: e.description,
     constraint: e.constraints.map((c) => {
       const plain = c.fieldValues.filter((v): v is string => typeof v === 'string');
       const objects = c.fieldValues.filter((v): v is Exclude<ConstraintValue, string> => typeof v !== 'string');
