@@ -3,7 +3,8 @@
  * its entry points (the library, its test kit, its release command) with their declarations and the
  * release's two loader scripts, and needs no package but those it declares: yauzl (which reads the zip
  * archive of a saved plan: engine/host/saved-plan.ts) and, for the release command alone, esbuild (the
- * bundle), tar (the Node runtimes' packages) and postject (the Windows executable). The example
+ * bundle), tar (the Node runtimes' packages) and postject (the Windows executable), optional peers that
+ * a consumer does not install and the example lists in its devDependencies. The example
  * provider (examples/provider-kv), installed from that tarball alone into a scratch folder, builds under
  * strict TypeScript, passes its unit tests with the package's in-process harness and runs its whole
  * cycle under Terraform 1.15.5 and OpenTofu with the package's own test kit; then its `release` script
@@ -12,9 +13,11 @@
  * writes the reference pages the registry reads, which `tfplugindocs validate` accepts.
  */
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import {
   cpSync,
   lstatSync,
+  mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
@@ -122,14 +125,22 @@ describe('the framework package', function () {
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'packages/framework/package.json'), 'utf8'));
     expect(manifest).not.to.have.any.keys('optionalDependencies');
     // Its declarations name Node's types (NodeJS.ProcessEnv): a TypeScript author installs them, as the guide does.
-    expect(manifest.peerDependencies).to.deep.equal({ '@types/node': '>=20.19' });
-    expect(manifest.peerDependenciesMeta).to.deep.equal({ '@types/node': { optional: true } });
-    const declared = Object.keys(manifest.dependencies);
-    expect(declared).to.deep.equal(['esbuild', 'postject', 'tar', 'yauzl']);
-    // The versions the providers are built, released and tested with.
+    // What only a release needs is the author's to install (the example's devDependencies), not every consumer's.
+    const releaseOnly = ['esbuild', 'postject', 'tar'];
+    expect(Object.keys(manifest.dependencies)).to.deep.equal(['yauzl']);
+    expect(Object.keys(manifest.peerDependencies)).to.deep.equal(['@types/node', ...releaseOnly]);
+    expect(manifest.peerDependencies['@types/node']).to.equal('>=20.19');
+    for (const name of Object.keys(manifest.peerDependencies))
+      expect(manifest.peerDependenciesMeta[name], name).to.deep.equal({ optional: true });
+    const declared = ['yauzl', ...releaseOnly];
+    // The versions the providers are built, released and tested with, and the example lists.
     const root = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
-    for (const name of declared)
-      expect(manifest.dependencies[name], name).to.equal(root.dependencies[name] ?? root.devDependencies[name]);
+    const example = JSON.parse(readFileSync(join(REPO_ROOT, 'examples/provider-kv/package.json'), 'utf8'));
+    for (const name of declared) {
+      const wanted = root.dependencies[name] ?? root.devDependencies[name];
+      expect(manifest.dependencies[name] ?? manifest.peerDependencies[name], name).to.equal(wanted);
+      if (releaseOnly.includes(name)) expect(example.devDependencies[name], `the example's ${name}`).to.equal(wanted);
+    }
     expect(manifest.bin).to.deep.equal({ 'keel-provider': './dist/release/cli.js' });
     const dist = join(REPO_ROOT, 'packages/framework/dist');
     const foreign: string[] = [];
@@ -145,13 +156,34 @@ describe('the framework package', function () {
         if (!specifier!.startsWith('node:') && !specifier!.startsWith('.') && !declared.includes(specifier!))
           foreign.push(`${file}: ${specifier}`);
       // Only the release command may use what only a release needs: serving a provider loads none of it.
-      const releaseOnly = ['esbuild', 'postject', 'tar'];
       if (!file.split(sep).join('/').startsWith('release/'))
         for (const [, specifier] of text.matchAll(/['"]([^'"./][^'"]*)['"]/g))
           if (releaseOnly.includes(specifier!)) foreign.push(`${file}: ${specifier} (the release's alone)`);
     }
     expect(seen, 'imports read').to.be.greaterThan(300);
     expect(foreign).to.deep.equal([]);
+  });
+
+  it('installs no release tool for a project that only uses it, whose release stops naming what to install', async () => {
+    const project = join(scratch, 'consumer');
+    mkdirSync(project);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const env = npmEnv(process.env);
+    await runIn(project, 'npm', ['install', packed.tarball], env);
+    const installed = readdirSync(join(project, 'node_modules')).sort();
+    expect(installed).to.include('yauzl');
+    for (const tool of ['esbuild', 'postject', 'tar']) expect(installed, tool).not.to.include(tool);
+    const cli = join(project, 'node_modules/@keel/provider-framework/dist/release/cli.js');
+    const run = spawnSync(process.execPath, [cli, 'release', '--platform', 'host'], {
+      cwd: project,
+      env,
+      encoding: 'utf8',
+    });
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.equal(
+      'release failed: a release needs esbuild, tar, postject, which a provider lists in its own devDependencies ' +
+        '(the framework does not install them for everyone who uses it): npm install --save-dev esbuild tar postject\n',
+    );
   });
 
   it('builds the example provider from the tarball alone, unit-tests it in process and runs its cycle under Terraform 1.15.5 and OpenTofu', async function () {

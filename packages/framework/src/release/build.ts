@@ -58,6 +58,7 @@ import { bundleLoader, emulatorLauncher, shellLauncher, windowsMain, type Launch
 import { currentPlatform, runnerFor, runnerProblem, type Runner } from './runners.js';
 import { NODE_VERSION, PLATFORMS, RUNTIME_PINS, loadRuntime, type Platform, type Runtime } from './runtimes.js';
 import type { SourceState } from './source.js';
+import { requireReleaseTools } from './release-tools.js';
 import { warmUp } from './warm-up.js';
 import { windowsExecutable } from './windows.js';
 import { writeZip, type ZipEntry } from './zip.js';
@@ -198,6 +199,7 @@ export async function buildRelease(options: ReleaseOptions): Promise<ReleaseResu
   const { providers: released, emulators: releasedEmulators = [], source } = options;
   const runtimeOptions = { cacheDir: options.runtimeCache, env, log };
   if (released.length === 0) throw new Error('a release needs a provider');
+  await requireReleaseTools();
   for (const provider of released) checkFiles(provider);
   const launch = sharedLaunch(released);
   const cachePlatforms = codeCachePlatforms(platforms, options.requireCodeCaches === true, log);

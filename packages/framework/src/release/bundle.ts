@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { releaseTools } from './release-tools.js';
 
 /** The place of the build id in a bundle's first bytes, before it is filled in. */
 export const BUILD_ID_MARK = `/*keel-build:${'0'.repeat(16)}*/`;
@@ -36,10 +37,10 @@ export interface BundledProvider {
 
 /**
  * Bundles `entry` (the author's built module that calls `serve`) into `outfile`. esbuild is loaded
- * here, when a release is made: a provider that only serves never needs it.
+ * here, when a release is made: a provider that only serves never needs it (./release-tools.ts).
  */
 export async function bundleProvider(entry: string, outfile: string): Promise<BundledProvider> {
-  const { build } = await import('esbuild');
+  const { build } = await releaseTools.esbuild();
   const result = await build({
     entryPoints: [entry],
     outfile,

@@ -20,6 +20,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { authorRelease, builtEntry } from './author.js';
 import { buildRelease, SIGNING_KEY_VARIABLE, type EmulatorRelease, type ProviderRelease } from './build.js';
+import { requireReleaseTools } from './release-tools.js';
 import { currentPlatform } from './runners.js';
 import { PLATFORMS, parsePlatforms } from './runtimes.js';
 import { sourceState } from './source.js';
@@ -78,6 +79,8 @@ async function main(argv: readonly string[]): Promise<void> {
     fail(`release: ${(error as Error).message}\n`, 2);
   }
   try {
+    // Before anything is built: what only a release needs is the author's to install.
+    await requireReleaseTools();
     const config = one('--config')
       ? await loadConfig(one('--config')!)
       : {

@@ -7,7 +7,7 @@
  * A package is checked against its pin when it arrives and again each time it is taken from the
  * cache (~/.cache/keel-runtimes, or $XDG_CACHE_HOME/keel-runtimes, or KEEL_RUNTIME_CACHE): one that
  * cannot be fetched, or is not the pinned bytes, stops the build with its name. A cached copy that no
- * longer matches is fetched again. Unpacked with node-tar.
+ * longer matches is fetched again. Unpacked with node-tar (./release-tools.ts).
  *
  * To move to another Node release: change NODE_VERSION, each package's integrity (npm view) and
  * NODE_LICENSE_SHA256, then run the release test.
@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { extract } from 'tar';
+import { releaseTools } from './release-tools.js';
 
 /** Terraform's names of the platforms a release is built for. */
 export const PLATFORMS = ['darwin_amd64', 'darwin_arm64', 'linux_amd64', 'linux_arm64', 'windows_amd64'] as const;
@@ -231,6 +231,7 @@ async function fileOfPackage(platform: Platform, path: string, options: RuntimeO
   const tgz = await runtimePackage(platform, options);
   const scratch = mkdtempSync(join(options.cacheDir ?? runtimeCacheDir(options.env), '.unpack-'));
   try {
+    const { extract } = await releaseTools.tar();
     await extract({ file: tgz, cwd: scratch, strict: true, filter: (entry) => entry === path });
     const file = join(scratch, ...path.split('/'));
     if (!existsSync(file)) {

@@ -19,7 +19,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'postject';
+import { releaseTools } from './release-tools.js';
 
 /** The fuse Node's single-executable support looks for (Node's documentation). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
@@ -62,6 +62,7 @@ export async function windowsExecutable(
     const executable = join(dir, 'executable.exe');
     writeFileSync(executable, withoutSignature(windowsNode));
     // postject reports on the console; its answer is the file or an exception.
+    const { inject } = await releaseTools.postject();
     const { log, warn } = console;
     console.log = console.warn = () => undefined;
     try {
