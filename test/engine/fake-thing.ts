@@ -33,8 +33,12 @@ export interface Thing {
   made: number;
 }
 
-/** What happens to the next create request. */
-type Fate = 'answered' | 'killed-before' | 'killed-after';
+/**
+ * What happens to the next create request: answered; the process killed before it arrives or after the
+ * platform made the object; or its answer lost after the platform made it (`lost-after`), in a run that
+ * goes on.
+ */
+type Fate = 'answered' | 'killed-before' | 'killed-after' | 'lost-after';
 
 export class Platform {
   things = new Map<string, Thing>();
@@ -96,8 +100,10 @@ export const model = (t: Thing) => ({
   made_at: new Date(t.made).toISOString(),
 });
 
-export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {}): ResourceDef<Fields, Platform> {
-  return resource<Fields, Platform>({
+export function thing(
+  options: { withTime?: boolean; uniqueNames?: boolean; findsCreated?: boolean } = {},
+): ResourceDef<Fields, Platform> {
+  const def = resource<Fields, Platform>({
     typeName: 'fake_thing',
     schema,
     importIdDescription: 'the thing id',
@@ -117,6 +123,11 @@ export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {
       const t = { id: `t-${++api.seq}`, name: plan.name, color: plan.color ?? 'blue', made: api.clock };
       api.things.set(t.id, t);
       if (fate === 'killed-after') return never;
+      if (fate === 'lost-after')
+        throw new ApiError('POST /things: the connection closed before the answer', {
+          code: 'outcome_unknown',
+          operation: 'POST /things',
+        });
       return model(t);
     },
     findCreated: {
@@ -146,6 +157,9 @@ export function thing(options: { withTime?: boolean; uniqueNames?: boolean } = {
       ctx.client.things.delete(prior.id!);
     },
   });
+  if (options.findsCreated !== false) return def;
+  const { findCreated: _cannot, ...blind } = def;
+  return blind;
 }
 
 /** How a run is set up: what its platform reports, its provider settings, the walk it serves. */
@@ -172,6 +186,8 @@ export interface RunOptions {
   readonly clientRun?: string;
   /** Whether the platform keeps the name unique (HTTP 409 for a second). */
   readonly uniqueNames?: boolean;
+  /** False: the type declares no `findCreated` (nor `repeatableCreate`), so nothing finds what a create made. */
+  readonly findsCreated?: boolean;
   /** The runner's clock (default: the real one), for a simulation that lets minutes pass between runs. */
   readonly clock?: () => number;
   /**

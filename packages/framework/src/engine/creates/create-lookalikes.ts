@@ -40,6 +40,7 @@ import { Unknown, type ObjectValue } from '../../schema/value.js';
 import { type ResourceDef, untrackedBeside } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
+import { cannotFindCreated, unsettledWarning } from './unfound-creates.js';
 import { createEntry } from './create-records.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
@@ -71,9 +72,11 @@ export class CreateLookalikes<C> {
     plannedPrivate: PrivateState,
   ): Promise<void> {
     const lookup = r.findCreated;
-    if (!lookup || this.ctx.client === undefined || this.ctx.walk.isApply || !requiredKnown(r, planned)) return;
+    if (this.ctx.client === undefined || this.ctx.walk.isApply || !requiredKnown(r, planned)) return;
     if (this.ctx.host.command.destroying || this.ctx.host.command.appliesSavedPlan) return;
+    if (!lookup && !cannotFindCreated(r)) return;
     const plan = toModel(r.schema.fields, planned, MODEL_OPTIONS);
+    if (!lookup) return unsettledWarning(r, plan, planned, this.ctx.journal, diags);
     const what = describe(r, plan);
     const entry = createEntry(r, plan, planned);
     if (await this.cutOff(entry)) {

@@ -50,6 +50,7 @@ import { alreadyExists, capitalized, describe, heldByThisState, messageOf, unkno
 import { adoptedWarning, createEntry, recoverRecorded } from './create-records.js';
 import type { Verdict as LookalikeVerdict } from './lookalike-verdicts.js';
 import type { StateNow } from './state-holdings.js';
+import { cannotFindCreated, createUnfindable, lostAnswer } from './unfound-creates.js';
 import { DiagnosticError } from '../diagnostics/index.js';
 
 /** What one create goes through: this process's ledger, the journal, and the record it writes there. */
@@ -84,7 +85,9 @@ export async function createTracked<C>(
     ? await books.ledger.oneAtATime(`${r.typeName}\0${describe(r, plan)}`, () =>
         createWithEvidence(r, lookup, plan, planned, ctx, books),
       )
-    : await createOnce(r, plan, ctx);
+    : cannotFindCreated(r)
+      ? await createUnfindable(r, plan, planned, ctx, books)
+      : await createOnce(r, plan, ctx);
   // From here on the object exists: whatever happens next, it stays in the state.
   ctx.partial(created);
   // After a stop, settle sends nothing and waits for nothing: a step it still has to take fails
@@ -92,19 +95,13 @@ export async function createTracked<C>(
   return r.settle ? r.settle(created, plan, ctx) : created;
 }
 
-/** A type without a natural key: a lost answer can only be reported. */
+/** A type whose create may be repeated harmlessly (`repeatableCreate`): a lost answer can only be reported. */
 async function createOnce<C>(r: ResourceDef<Fields, C>, plan: ModelOf<Fields>, ctx: OpContext<C>): Promise<Model> {
   try {
     return await r.create(plan, ctx);
   } catch (err) {
     if (!isApiError(err, 'outcome_unknown')) throw err;
-    throw unknownOutcome(
-      r,
-      plan,
-      err,
-      `${r.typeName} has no natural key to look the object up by, so the provider does not send the request again ` +
-        `(that could make a duplicate).`,
-    );
+    throw lostAnswer(r, plan, err);
   }
 }
 

@@ -150,13 +150,14 @@ export class CreateJournal extends JournalDirectory {
   /**
    * The create is over, one way or another, and said so once: its result went back to its caller
    * (`returned`, noted only while the host is there to take it), its request made nothing and the
-   * record goes (`dropped`), or the record stays as it is for the next run (`kept`: the outcome is
-   * unknown, or the result never reached the caller).
+   * record goes (`dropped`), its outcome is known and nothing is left to remember (`settled`: a type
+   * that cannot find its objects), or the record stays as it is for the next run (`kept`: the outcome
+   * is unknown, or the result never reached the caller).
    */
-  async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'kept'): Promise<void> {
+  async finish(handle: RecordHandle | null, how: 'returned' | 'dropped' | 'settled' | 'kept'): Promise<void> {
     if (!handle || !this.dir) return;
     try {
-      if (how === 'dropped') return await this.end(handle);
+      if (how === 'dropped' || how === 'settled') return await this.end(handle);
       if (how === 'returned' && this.process.hostAlive) handle.content = { ...handle.content, returnedAt: this.now() };
       // Written when it says more than what is written: an answer, or its return.
       if (handle.content.id !== null && (handle.content.returnedAt !== null || !isNamed(handle)))
@@ -224,6 +225,20 @@ export class CreateJournal extends JournalDirectory {
       (record) =>
         !record.plannedAdoption &&
         record.endedAt === null &&
+        record.process !== this.process.name &&
+        (record.run === undefined || record.run !== this.run),
+    );
+  }
+
+  /**
+   * The records matching `entry` exactly whose outcome no run of this state learned, of other runs: killed
+   * with the request out, or kept when its answer was lost or came too late (engine/creates/unfound-creates.ts).
+   */
+  async unsettledRecords(entry: CreateEntry): Promise<OpenRecord[]> {
+    if (!this.dir || this.readOnly || !(await this.hasRecords(entry))) return [];
+    return (await this.openRecords(entry)).filter(
+      (record) =>
+        record.returnedAt === null &&
         record.process !== this.process.name &&
         (record.run === undefined || record.run !== this.run),
     );
