@@ -17,7 +17,15 @@ import {
   transitionState,
 } from './cluster-state.js';
 import { checkPlacement } from './cluster-validation.js';
-import { checkAccount, newId, nowTimestamp, removeStored, type StoredKind, type VdbContext } from './context.js';
+import {
+  checkAccount,
+  newId,
+  nowTimestamp,
+  removeStored,
+  sentFields,
+  type StoredKind,
+  type VdbContext,
+} from './context.js';
 import { failedPrecondition, invalidArgument, notFound, quoted } from './errors.js';
 import { HYBRID_ENVIRONMENTS } from './hybrid.js';
 import { paginate } from './paging.js';
@@ -107,6 +115,9 @@ export function requireCluster(ctx: VdbContext, clusterId: string): Cluster {
   return cluster;
 }
 
+/** What the server sets of a cluster; every other field is kept as the client sent it (the configuration filled in). */
+const CLUSTER_SERVER_FIELDS = ['id', 'createdAt', 'deletedAt', 'state', 'configuration'] as const;
+
 function createCluster(ctx: VdbContext, input: Cluster | undefined, call: HandlerCall): Cluster {
   // The API's rules held (request-rules.ts): a cluster is given, its fields in bounds, none the server sets.
   const cluster = input!;
@@ -120,13 +131,9 @@ function createCluster(ctx: VdbContext, input: Cluster | undefined, call: Handle
   const failReason = failLabel ? failLabel.value || 'provisioning failed' : ctx.provisioningFailures.shift();
   const configuration = serverFilledConfiguration(cluster.configuration, nowTimestamp(ctx));
   const stored: Cluster = {
+    ...sentFields(cluster, CLUSTER_SERVER_FIELDS),
     id,
     createdAt: nowTimestamp(ctx),
-    accountId: cluster.accountId,
-    name: cluster.name,
-    cloudProviderId: cluster.cloudProviderId,
-    cloudProviderRegionId: cluster.cloudProviderRegionId,
-    labels: cluster.labels,
     configuration,
     state: {
       version: resolvedVersion(configuration),
@@ -180,10 +187,12 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
     version: resolvedVersion(configuration),
     resources: resourcesSummary(pkg, configuration),
   };
+  // A whole replacement: what the client sets is as sent (a field it leaves out is cleared), the rest the server's.
   ctx.store.put(CLUSTERS.name, current.id, {
-    ...current,
-    name: cluster.name,
-    labels: cluster.labels,
+    ...sentFields(cluster, CLUSTER_SERVER_FIELDS),
+    id: current.id,
+    ...(current.createdAt !== undefined ? { createdAt: current.createdAt } : {}),
+    ...(current.deletedAt !== undefined ? { deletedAt: current.deletedAt } : {}),
     configuration,
     state,
   });

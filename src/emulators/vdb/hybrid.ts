@@ -14,6 +14,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  sentFields,
   type StoredKind,
   type VdbContext,
 } from './context.js';
@@ -119,17 +120,27 @@ function storedConfiguration(
   };
 }
 
+/** What the server sets of an environment; every other field is kept as the client sent it. */
+const ENVIRONMENT_SERVER_FIELDS = [
+  'id',
+  'createdAt',
+  'lastModifiedAt',
+  'createdByEmail',
+  'bootstrapCommandsGenerated',
+  'configuration',
+  'status',
+] as const;
+
 function createEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined, call: HandlerCall): WireObject {
   // The API's rules held (request-rules.ts): an environment is given, in bounds, with nothing the server sets.
   const environment = input!;
   checkAccount(ctx, environment.accountId);
   const now = nowTimestamp(ctx);
   const stored: HybridEnvironment = {
-    accountId: environment.accountId,
+    ...sentFields(environment, ENVIRONMENT_SERVER_FIELDS),
     id: newId(),
     createdAt: now,
     lastModifiedAt: now,
-    name: environment.name,
     createdByEmail: createdByEmail(call.caller, 'its owner'),
     bootstrapCommandsGenerated: false,
     configuration: storedConfiguration(environment.configuration!, now),
@@ -152,9 +163,10 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     );
   }
   const now = nowTimestamp(ctx);
+  // A whole replacement: what the client sets is as sent, the rest the server's.
   const stored: HybridEnvironment = {
     ...current,
-    name: environment.name,
+    ...sentFields(environment, ENVIRONMENT_SERVER_FIELDS),
     lastModifiedAt: now,
     configuration: storedConfiguration(environment.configuration!, now),
   };

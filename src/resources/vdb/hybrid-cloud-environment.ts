@@ -211,14 +211,10 @@ const statusType = t.object({
   volume_snapshot_classes: t.list(t.object({ name: t.string, driver: t.string })),
 });
 
-const fields = {
+const declared = {
   id: attr.computedId('The environment id (a UUID); clusters in it use it as their `cloud_region`.'),
   account_id: accountIdField(),
-  name: attr.string({
-    required: true,
-    validate: apiRules('hybrid.v1.HybridCloudEnvironment.name', { what: 'letters, digits, `-` and `_`' }),
-    description: 'Name of the environment.',
-  }),
+  name: attr.string({ required: true, description: 'Name of the environment.' }),
   configuration: block.one(wiredConfiguration.fields, {
     required: true,
     description: 'The configuration of the environment.',
@@ -273,6 +269,23 @@ const fields = {
       'the state.',
   }),
 };
+
+/**
+ * The environment's own fields that are the API's as they are (./wired-fields.ts): checked, sent, compared by
+ * an update and read back from their wiring alone, so a field the `.proto` gains on the environment is its
+ * attribute and its entry here. The configuration has its own wiring; the rest is the server's or the provider's.
+ */
+const wired = wireMessage('hybrid.v1.HybridCloudEnvironment', declared, {
+  name: { field: 'name', what: 'letters, digits, `-` and `_`' },
+});
+const fields = wired.fields;
+
+/** The environment as sent, by a create or a whole replacement. */
+const toApi = (plan: Model, accountId: string) => ({
+  ...(wired.send(plan) as { name: string }),
+  accountId,
+  configuration: configurationToApi(plan.configuration[0]!),
+});
 
 heldBySchema('hybrid.v1.HybridCloudEnvironment.configuration#required', {
   type: 'vdb_accounts_hybrid_cloud_environment',
@@ -378,9 +391,9 @@ function readFromApi(e: HybridEnvironment, prior: Model): Partial<Model> {
 
 function fromApi(e: HybridEnvironment, prior: Model | null): Partial<Model> {
   return {
+    ...wired.read(e, prior ?? undefined),
     id: e.id,
     account_id: e.accountId,
-    name: e.name,
     configuration: [configurationFromApi(e.configuration, prior?.configuration[0])],
     created_at: formatTimestamp(e.createdAt),
     last_modified_at: formatTimestamp(e.lastModifiedAt),
@@ -476,10 +489,7 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
   validate: validateConfiguration,
   async create(plan, ctx) {
     const accountId = accountIdOf(plan.account_id, ctx);
-    const env = await ctx.client.api.hybridEnvironments.create(
-      { accountId, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) },
-      { signal: ctx.signal },
-    );
+    const env = await ctx.client.api.hybridEnvironments.create(toApi(plan, accountId), { signal: ctx.signal });
     return asCreated(env, plan);
   },
   settle,
@@ -520,10 +530,11 @@ export const hybridCloudEnvironment = resource<typeof fields, VdbContext>({
     const accountId = accountIdOf(plan.account_id, ctx);
     const request = { accountId, hybridCloudEnvironmentId: prior.id! };
     const configChanged =
-      plan.name !== prior.name || JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
+      JSON.stringify(wired.send(plan)) !== JSON.stringify(wired.send(prior)) ||
+      JSON.stringify(plan.configuration) !== JSON.stringify(prior.configuration);
     let env = configChanged
       ? await ctx.client.api.hybridEnvironments.update(
-          { accountId, id: prior.id!, name: plan.name, configuration: configurationToApi(plan.configuration[0]!) },
+          { ...toApi(plan, accountId), id: prior.id! },
           { signal: ctx.signal },
         )
       : await ctx.client.api.hybridEnvironments.get(request, { signal: ctx.signal });

@@ -41,9 +41,10 @@ export type ClusterNodeInfo = Answered<'cluster.v1.ClusterNodeInfo'>;
 export type ClusterState = Answered<'cluster.v1.ClusterState'>;
 
 /** CreateCluster's object: id, timestamps and state are server-set. */
-export type ClusterInput = Pick<
+/** Every field of a cluster a client sets, so a field the `.proto` gains is sent with no line here. */
+export type ClusterInput = Omit<
   Sent<'cluster.v1.Cluster', 'accountId' | 'name' | 'cloudProviderId' | 'cloudProviderRegionId'>,
-  'accountId' | 'name' | 'cloudProviderId' | 'cloudProviderRegionId' | 'labels'
+  'id' | 'createdAt' | 'deletedAt' | 'state' | 'configuration'
 > & { readonly configuration: ClusterConfigurationInput };
 
 /** UpdateCluster's object: the whole cluster (no field mask), state left out. */
@@ -80,16 +81,7 @@ export function clustersApi(sender: Sender) {
     create: calls.unary<ClusterInput, Cluster, VdbCallOptions & { readonly jwtRbac?: boolean | undefined }>({
       method: 'CreateCluster',
       safety: 'once',
-      request: (cluster) => ({
-        cluster: {
-          accountId: cluster.accountId,
-          name: cluster.name,
-          cloudProviderId: cluster.cloudProviderId,
-          cloudProviderRegionId: cluster.cloudProviderRegionId,
-          labels: cluster.labels,
-          configuration: cluster.configuration,
-        },
-      }),
+      request: (cluster) => ({ cluster: { ...cluster } }),
       metadata: (options) =>
         options?.jwtRbac === undefined ? undefined : { [JWT_RBAC_METADATA]: String(options.jwtRbac) },
       answer: one('cluster', CLUSTER),
@@ -101,19 +93,7 @@ export function clustersApi(sender: Sender) {
       safety: 'idempotent',
       request: (cluster) => {
         const { lastModifiedAt: _serverSet, ...configuration } = cluster.configuration as Cluster['configuration'];
-        return {
-          cluster: {
-            id: cluster.id,
-            accountId: cluster.accountId,
-            name: cluster.name,
-            cloudProviderId: cluster.cloudProviderId,
-            cloudProviderRegionId: cluster.cloudProviderRegionId,
-            labels: cluster.labels,
-            configuration,
-            createdAt: cluster.createdAt,
-            deletedAt: cluster.deletedAt,
-          },
-        };
+        return { cluster: { ...cluster, configuration } };
       },
       answer: one('cluster', CLUSTER),
     }),

@@ -28,9 +28,10 @@ export type HybridComponentStatus = Answered<'hybrid.v1.HybridCloudEnvironmentCo
 export type HybridStorageClass = Answered<'hybrid.v1.HybridCloudEnvironmentStorageClass'>;
 export type HybridEnvironmentStatus = Answered<'hybrid.v1.HybridCloudEnvironmentStatus'>;
 
-export type HybridEnvironmentInput = Pick<
+/** Every field of an environment a client sets, so a field the `.proto` gains is sent with no line here. */
+export type HybridEnvironmentInput = Omit<
   Sent<'hybrid.v1.HybridCloudEnvironment', 'accountId' | 'name'>,
-  'accountId' | 'name'
+  'id' | 'createdAt' | 'lastModifiedAt' | 'createdByEmail' | 'bootstrapCommandsGenerated' | 'configuration' | 'status'
 > & { readonly configuration: HybridEnvironmentConfigurationInput };
 export type HybridEnvironmentUpdate = HybridEnvironmentInput & { readonly id: string };
 
@@ -67,9 +68,7 @@ export function hybridEnvironmentsApi(sender: Sender) {
     create: calls.unary<HybridEnvironmentInput, HybridEnvironment>({
       method: 'CreateHybridCloudEnvironment',
       safety: 'once',
-      request: (input) => ({
-        hybridCloudEnvironment: { accountId: input.accountId, name: input.name, configuration: input.configuration },
-      }),
+      request: (input) => ({ hybridCloudEnvironment: { ...input } }),
       answer: one('hybridCloudEnvironment', ['id']),
     }),
 
@@ -78,9 +77,7 @@ export function hybridEnvironmentsApi(sender: Sender) {
       safety: 'idempotent',
       request: (input) => {
         const { lastModifiedAt: _serverSet, ...configuration } = input.configuration as { lastModifiedAt?: string };
-        return {
-          hybridCloudEnvironment: { id: input.id, accountId: input.accountId, name: input.name, configuration },
-        };
+        return { hybridCloudEnvironment: { ...input, configuration } };
       },
       answer: one('hybridCloudEnvironment', ['id']),
     }),

@@ -26,6 +26,7 @@ import {
   type ClusterModel,
   type ConfigurationModel,
   type DatabaseConfigurationModel,
+  wiredCluster,
   wiredCollection,
   wiredConfiguration,
   wiredPerformance,
@@ -307,10 +308,10 @@ export function clusterFromApi(
       ? prior.cloud_region
       : c.cloudProviderRegionId;
   return {
+    ...wiredCluster.read(c, prior ?? undefined),
     id: c.id,
     created_at: formatTimestamp(c.createdAt),
     account_id: c.accountId,
-    name: c.name,
     labels: keyValuesFromApi(c.labels),
     cloud_provider: c.cloudProviderId,
     cloud_region: region,

@@ -31,7 +31,7 @@ import {
   keyValuesToApi,
   type VdbContext,
 } from '../common.js';
-import { clusterFields, type ClusterModel, type ConfigurationModel } from './schema.js';
+import { clusterFields, type ClusterModel, type ConfigurationModel, wiredCluster } from './schema.js';
 import {
   additionalDisk,
   clusterFromApi,
@@ -192,8 +192,8 @@ const EXTRA_DISK = apiRules<number>('cluster.v1.AdditionalResources.disk');
 function toApi(plan: ClusterModel, accountId: string) {
   const configuration = plan.configuration[0]!;
   return {
+    ...(wiredCluster.send(plan) as { name: string }),
     accountId,
-    name: plan.name,
     ...placementToApi(plan),
     labels: keyValuesToApi(plan.labels),
     configuration: configurationToApi(configuration),

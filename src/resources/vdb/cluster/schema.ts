@@ -352,10 +352,8 @@ const statusDescription =
   '`CLUSTER_PHASE_HEALTHY`), `reason`, per-node `resources` (disk, ram, cpu: base, complimentary, additional, ' +
   'reserved and available amounts) and `scalability_info`.';
 
-const CLUSTER_NAME = apiRules('cluster.v1.Cluster.name', { what: 'letters, digits, `-` and `_`' });
-
-/** The cluster resource's fields. */
-export const clusterFields = {
+/** The cluster resource's fields, before the wiring gives the wired ones their checks. */
+const declaredClusterFields = {
   id: attr.computedId('The cluster id (a UUID).'),
   created_at: attr.string({ computed: true, description: 'When the cluster was created (RFC 3339).' }),
   account_id: attr.string({
@@ -368,11 +366,7 @@ export const clusterFields = {
       "The account the cluster belongs to. Defaults to the provider's `account_id`. A cluster cannot move to another " +
       'account, so a change creates a new cluster.',
   }),
-  name: attr.string({
-    required: true,
-    validate: CLUSTER_NAME,
-    description: 'Name of the cluster. Can be changed in place.',
-  }),
+  name: attr.string({ required: true, description: 'Name of the cluster. Can be changed in place.' }),
   labels: keyValueSet('Labels of the cluster.', 'label', 'cluster.v1.Cluster.labels', `${CLUSTER}.labels`),
   cloud_provider: attr.string({
     required: true,
@@ -418,6 +412,17 @@ export const clusterFields = {
     description: "Whether the cluster's backups are deleted with it.",
   }),
 };
+
+/**
+ * The cluster's own fields that are the API's as they are (../wired-fields.ts): checked, sent and read back
+ * from their wiring alone, and shown by both data sources, so a field the `.proto` gains on `Cluster` is its
+ * attribute and its entry here. The placement (a region standing for a hybrid environment), the labels (a
+ * set of pairs) and the configuration (a block of its own wiring) are mapped by hand.
+ */
+export const wiredCluster = wireMessage('cluster.v1.Cluster', declaredClusterFields, {
+  name: { field: 'name', what: 'letters, digits, `-` and `_`' },
+});
+export const clusterFields = wiredCluster.fields;
 
 export type ClusterModel = ModelOf<typeof clusterFields>;
 
