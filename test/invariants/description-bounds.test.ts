@@ -23,7 +23,8 @@ const BOUND_IN_PROSE =
 function repeatedBounds(fields: Fields, where: string): string[] {
   return Object.entries(fields).flatMap(([name, field]) => {
     const path = `${where}.${name}`;
-    const description = field.options.description ?? '';
+    // An example in code (`CVE-2024-0001`) is no bound.
+    const description = (field.options.description ?? '').replace(/`[^`]*`/g, '`…`');
     if (field.kind === 'block') {
       const own = repeatsItemCounts(field.options, description) ? [`${path}: ${description}`] : [];
       return [...own, ...repeatedBounds(field.fields, path)];

@@ -32,6 +32,7 @@ import {
   severityNumbers,
   listOrNull,
   sameIgnoringCase,
+  notBlankEntries,
   sameTrimmedSet,
   textOrNull,
 } from './governance-values.js';
@@ -116,6 +117,7 @@ const wired = wireFields(
     alert_channels: attr.stringSet({
       optional: true,
       refersTo: 'alert channels',
+      validate: [notBlankEntries],
       equal: sameTrimmedSet,
       description: 'GUIDs (`intg_guid`) of the alert channels the alerts go to.',
     }),
@@ -130,6 +132,7 @@ const wired = wireFields(
     resource_groups: attr.stringSet({
       optional: true,
       refersTo: 'resource groups',
+      validate: [notBlankEntries],
       equal: sameTrimmedSet,
       description: 'GUIDs of the resource groups whose alerts the rule routes; all when not set.',
     }),

@@ -61,6 +61,7 @@ const wired = wireFields(
     resource_groups: attr.stringSet({
       optional: true,
       refersTo: 'resource groups',
+      validate: [notBlankEntries],
       equal: sameTrimmedSet,
       description: 'GUIDs of the resource groups the reports cover.',
     }),

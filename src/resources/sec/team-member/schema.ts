@@ -1,5 +1,5 @@
 import { attr, block, type ModelOf, resourceSchema, validators } from '@keel/provider-framework';
-import { sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
+import { notBlankEntries, sameIgnoringCase, sameTextIgnoringCase } from '../governance-values.js';
 import { checkedBy, secRules } from '../rules.js';
 import { wireFields } from '../wired-fields.js';
 
@@ -54,11 +54,13 @@ export const wired = wireFields(
         }),
         admin_accounts: attr.stringSet({
           optional: true,
+          validate: [notBlankEntries],
           equal: sameIgnoringCase,
           description: 'Accounts of the organization the member administers (names compare case-insensitively).',
         }),
         user_accounts: attr.stringSet({
           optional: true,
+          validate: [notBlankEntries],
           equal: sameIgnoringCase,
           description: 'Accounts of the organization the member uses (names compare case-insensitively).',
         }),

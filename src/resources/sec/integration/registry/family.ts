@@ -32,6 +32,7 @@ import type {
 import { idIdentity, noFilters } from '../../../shared/identity.js';
 import { madeAtFrom } from '../../../shared/made-at.js';
 import { type Wiring, wireFields } from '../../wired-fields.js';
+import { notBlankEntries } from '../../governance-values.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
@@ -228,6 +229,7 @@ const trimmedEqual = (a: string[], b: string[]) =>
 export const limitByTags = () =>
   attr.stringList({
     optional: true,
+    validate: [notBlankEntries],
     equal: trimmedEqual,
     unordered: true,
     description:
@@ -238,6 +240,7 @@ export const limitByTags = () =>
 export const limitByRepositories = () =>
   attr.stringList({
     optional: true,
+    validate: [notBlankEntries],
     equal: trimmedEqual,
     unordered: true,
     description: 'Repositories to assess. Surrounding whitespace is ignored.',
