@@ -16,6 +16,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  replacedBy,
   sentFields,
   type StoredKind,
   type VdbContext,
@@ -163,15 +164,10 @@ function updateSchedule(ctx: VdbContext, input: BackupSchedule | undefined): Wir
   if (schedule.clusterId !== current.clusterId) {
     throw invalidArgument(`backup_schedule.cluster_id cannot be changed (is ${current.clusterId})`);
   }
-  // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
   const stored: BackupSchedule = {
-    ...sentFields(schedule, SCHEDULE_SERVER_FIELDS),
-    id: current.id,
-    createdAt: current.createdAt,
+    ...replacedBy(current, schedule, SCHEDULE_SERVER_FIELDS),
     accountId: current.accountId,
     clusterId: current.clusterId,
-    status: current.status,
-    ...(current.deletedAt ? { deletedAt: current.deletedAt } : {}),
   };
   ctx.store.put(BACKUP_SCHEDULES.name, stored.id, stored);
   return stored as unknown as WireObject;

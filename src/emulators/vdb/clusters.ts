@@ -22,6 +22,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  replacedBy,
   sentFields,
   type StoredKind,
   type VdbContext,
@@ -187,12 +188,8 @@ function updateCluster(ctx: VdbContext, input: Cluster | undefined): Cluster {
     version: resolvedVersion(configuration),
     resources: resourcesSummary(pkg, configuration),
   };
-  // A whole replacement: what the client sets is as sent (a field it leaves out is cleared), the rest the server's.
   ctx.store.put(CLUSTERS.name, current.id, {
-    ...sentFields(cluster, CLUSTER_SERVER_FIELDS),
-    id: current.id,
-    ...(current.createdAt !== undefined ? { createdAt: current.createdAt } : {}),
-    ...(current.deletedAt !== undefined ? { deletedAt: current.deletedAt } : {}),
+    ...replacedBy(current, cluster, CLUSTER_SERVER_FIELDS),
     configuration,
     state,
   });

@@ -80,6 +80,16 @@ export function sentFields<T extends object, K extends keyof T>(message: T, serv
   return sent as Omit<T, K>;
 }
 
+/**
+ * What a whole replacement of `current` stores: `message` as sent (a field it leaves out is gone), but the
+ * fields the server sets as `current` holds them.
+ */
+export function replacedBy<T extends object, K extends keyof T>(current: T, message: T, serverSet: readonly K[]): T {
+  const kept: Partial<T> = {};
+  for (const key of serverSet) if (current[key] !== undefined) kept[key] = current[key];
+  return { ...sentFields(message, serverSet), ...kept } as T;
+}
+
 export function newId(): string {
   return randomUUID();
 }

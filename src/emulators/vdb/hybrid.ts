@@ -14,6 +14,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  replacedBy,
   sentFields,
   type StoredKind,
   type VdbContext,
@@ -163,10 +164,8 @@ function updateEnvironment(ctx: VdbContext, input: HybridEnvironment | undefined
     );
   }
   const now = nowTimestamp(ctx);
-  // A whole replacement: what the client sets is as sent, the rest the server's.
   const stored: HybridEnvironment = {
-    ...current,
-    ...sentFields(environment, ENVIRONMENT_SERVER_FIELDS),
+    ...replacedBy(current, environment, ENVIRONMENT_SERVER_FIELDS),
     lastModifiedAt: now,
     configuration: storedConfiguration(environment.configuration!, now),
   };

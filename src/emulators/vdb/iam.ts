@@ -10,6 +10,7 @@ import {
   newId,
   nowTimestamp,
   removeStored,
+  replacedBy,
   sentFields,
   stableUuid,
   type StoredKind,
@@ -266,15 +267,9 @@ function updateRole(ctx: VdbContext, input: Role | undefined): WireObject {
   const current = requireRole(ctx, role.id);
   if (current.roleType === 'ROLE_TYPE_SYSTEM')
     throw failedPrecondition(`system role ${current.name} cannot be changed`);
-  // An update replaces what the client sets (what it leaves out is gone); the server's fields stay.
-  const { id, createdAt, accountId, roleType, subType } = current;
   const stored: Role = {
-    ...sentFields(role, ROLE_SERVER_FIELDS),
-    id,
-    ...(createdAt ? { createdAt } : {}),
-    accountId,
-    roleType,
-    ...(subType ? { subType } : {}),
+    ...replacedBy(current, role, ROLE_SERVER_FIELDS),
+    accountId: current.accountId,
     permissions,
     lastModifiedAt: nowTimestamp(ctx),
   };
