@@ -1,9 +1,7 @@
 import { attr, validators } from '@keel/provider-framework';
 import { alertChannel } from './family.js';
 import { checkedBy, secRule } from '../rules.js';
-
-const trimmedEqual = (a: string[], b: string[]) =>
-  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
+import { sameTrimmedList } from '../governance-values.js';
 
 // The list's minItems (1) is nonEmpty, which says it as "must not be empty".
 const RECIPIENTS_CHECKS = [
@@ -26,7 +24,7 @@ export default alertChannel({
       required: true,
       description: 'E-mail addresses that receive alerts. Surrounding whitespace is ignored.',
       validate: RECIPIENTS_CHECKS,
-      equal: trimmedEqual,
+      equal: sameTrimmedList,
       unordered: true,
     }),
   },

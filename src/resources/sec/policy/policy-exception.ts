@@ -13,17 +13,13 @@ import type { SecClient } from '../../../clients/sec/index.js';
 import { checkExceptionAgainstPolicy } from './catalogue.js';
 import { checkedBy, secItems, secRules } from '../rules.js';
 import { wireFields } from '../wired-fields.js';
-import { notBlankEntries } from '../governance-values.js';
+import { notBlankEntries, sameTrimmedList } from '../governance-values.js';
 import type {
   ConstraintValue,
   PolicyException,
   PolicyExceptionConstraint,
   PolicyExceptionInput,
 } from '../../../clients/sec/policy-exceptions.js';
-
-/** The platform trims values; a difference in surrounding whitespace alone is no change. */
-const trimmedEqual = (a: string[], b: string[]) =>
-  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
 
 const CONSTRAINT_PATH = [attrStep('constraint')];
 
@@ -54,7 +50,7 @@ const declared = {
         optional: true,
         // Sent trimmed: white space alone would be sent as "".
         validate: [notBlankEntries],
-        equal: trimmedEqual,
+        equal: sameTrimmedList,
         unordered: true,
         description: 'Plain values of the constraint, for example account ids. Surrounding whitespace is ignored.',
       }),
@@ -68,7 +64,7 @@ const declared = {
           value: attr.stringList({
             required: true,
             validate: [validators.nonEmpty(), notBlankEntries],
-            equal: trimmedEqual,
+            equal: sameTrimmedList,
             unordered: true,
             description: 'The values the key may have. Surrounding whitespace is ignored.',
           }),

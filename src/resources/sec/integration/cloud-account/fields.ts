@@ -20,7 +20,7 @@ import {
   WIRE_LIST_SEPARATOR,
 } from '../../../../clients/sec/account-mappings.js';
 import { sentSecret } from '../../../shared/secrets.js';
-import { notBlankEntries } from '../../governance-values.js';
+import { notBlankEntries, sameTrimmedList } from '../../governance-values.js';
 import * as forms from '../../../../schema/forms.js';
 import { SEC_LIMITS } from '../../limits.js';
 import { checkedBy, secRules } from '../../rules.js';
@@ -62,10 +62,6 @@ export function anyCaseOneOf(...allowed: string[]): Validator<string> {
 }
 
 export const sameIgnoringCase = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
-
-/** Lists compared element by element with surrounding whitespace ignored (the platform trims). */
-const sameTrimmedList = (a: string[], b: string[]): boolean =>
-  a.length === b.length && a.every((value, i) => value.trim() === b[i]?.trim());
 
 // ---------------------------------------------------------------------------------------------
 // Reading what the platform returns

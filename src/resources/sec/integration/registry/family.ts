@@ -32,7 +32,7 @@ import type {
 import { idIdentity, noFilters } from '../../../shared/identity.js';
 import { madeAtFrom } from '../../../shared/made-at.js';
 import { type Wiring, wireFields } from '../../wired-fields.js';
-import { notBlankEntries } from '../../governance-values.js';
+import { notBlankEntries, sameTrimmedList } from '../../governance-values.js';
 
 const commonFields = {
   id: attr.sdkId('The integration GUID (the same as `intg_guid`).'),
@@ -222,15 +222,11 @@ const imageCount = validators.oneOf(...IMAGE_COUNTS);
  */
 const scanCount = validators.intBetween(1, MAX_INLINE_SCANS);
 
-/** Surrounding whitespace is not significant: the platform gets (and returns) trimmed values. */
-const trimmedEqual = (a: string[], b: string[]) =>
-  a.length === b.length && a.every((x, i) => x.trim() === b[i]?.trim());
-
 export const limitByTags = () =>
   attr.stringList({
     optional: true,
     validate: [notBlankEntries],
-    equal: trimmedEqual,
+    equal: sameTrimmedList,
     unordered: true,
     description:
       'Image tags to limit the assessment to (images with a matching tag). With `limit_by_label` as ' +
@@ -241,7 +237,7 @@ export const limitByRepositories = () =>
   attr.stringList({
     optional: true,
     validate: [notBlankEntries],
-    equal: trimmedEqual,
+    equal: sameTrimmedList,
     unordered: true,
     description: 'Repositories to assess. Surrounding whitespace is ignored.',
   });
