@@ -8,25 +8,28 @@ type ReleaseTool = 'esbuild' | 'tar' | 'postject';
 
 const INSTALL = 'npm install --save-dev esbuild tar postject';
 
-/** The module `name`, or an error that says which release tools are missing and how to add them. */
+/** A release tool that is not installed, with how to add it. */
+class MissingReleaseTools extends Error {
+  constructor(readonly tools: readonly ReleaseTool[]) {
+    super(
+      `a release needs ${tools.join(', ')}, which a provider lists in its own devDependencies (the framework ` +
+        `does not install them for everyone who uses it): ${INSTALL}`,
+    );
+  }
+}
+
+/** The module `name`, or MissingReleaseTools when it is not installed. */
 async function loaded<T>(name: ReleaseTool, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
-    throw isMissing(err) ? missingTools([name]) : err;
+    throw isMissing(err) ? new MissingReleaseTools([name]) : err;
   }
 }
 
 const isMissing = (err: unknown): boolean =>
   (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_MODULE_NOT_FOUND' ||
   (err as NodeJS.ErrnoException | undefined)?.code === 'MODULE_NOT_FOUND';
-
-function missingTools(names: readonly ReleaseTool[]): Error {
-  return new Error(
-    `a release needs ${names.join(', ')}, which a provider lists in its own devDependencies (the framework ` +
-      `does not install them for everyone who uses it): ${INSTALL}`,
-  );
-}
 
 export const releaseTools = {
   esbuild: () => loaded('esbuild', () => import('esbuild')),
@@ -41,9 +44,9 @@ export async function requireReleaseTools(): Promise<void> {
     try {
       await load();
     } catch (err) {
-      if (!(err instanceof Error) || !err.message.startsWith('a release needs')) throw err;
+      if (!(err instanceof MissingReleaseTools)) throw err;
       missing.push(name);
     }
   }
-  if (missing.length > 0) throw missingTools(missing);
+  if (missing.length > 0) throw new MissingReleaseTools(missing);
 }

@@ -40,8 +40,10 @@ export type ClusterNodeResources = Answered<'cluster.v1.ClusterNodeResources'>;
 export type ClusterNodeInfo = Answered<'cluster.v1.ClusterNodeInfo'>;
 export type ClusterState = Answered<'cluster.v1.ClusterState'>;
 
-/** CreateCluster's object: id, timestamps and state are server-set. */
-/** Every field of a cluster a client sets, so a field the `.proto` gains is sent with no line here. */
+/**
+ * CreateCluster's object: every field of a cluster a client sets (id, timestamps and state are the server's), so
+ * a field the `.proto` gains is sent with no line here.
+ */
 export type ClusterInput = Omit<
   Sent<'cluster.v1.Cluster', 'accountId' | 'name' | 'cloudProviderId' | 'cloudProviderRegionId'>,
   'id' | 'createdAt' | 'deletedAt' | 'state' | 'configuration'
