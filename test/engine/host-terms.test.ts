@@ -27,7 +27,7 @@ const secTerms = (view: HostView) =>
   new HostTerms(view, {
     name: 'sec',
     environmentPrefix: 'SEC',
-    resources: new Map(secDef.resources.map((r) => [r.typeName, r.schema.block])),
+    resources: new Map(secDef.resources.map((r) => [r.typeName, r.schema])),
     dataSources: secDef.dataSources.map((d) => d.typeName),
   });
 

@@ -76,7 +76,7 @@ export class EngineContext<C> {
     this.terms = new HostTerms(this.host, {
       name: def.name,
       ...(def.environmentPrefix ? { environmentPrefix: def.environmentPrefix } : {}),
-      resources: new Map(def.resources.map((r) => [r.typeName, r.schema.block])),
+      resources: new Map(def.resources.map((r) => [r.typeName, r.schema])),
       dataSources: def.dataSources.map((d) => d.typeName),
     });
     this.resources = new TypeRegistry(def.name, 'resource type', def.resources);

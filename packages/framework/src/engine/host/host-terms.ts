@@ -17,7 +17,8 @@ export interface TermsSource {
   readonly name: string;
   /** `SEC`: the settings' environment variables are `SEC_<SETTING>`. */
   readonly environmentPrefix?: string;
-  readonly resources: ReadonlyMap<string, SchemaBlock>;
+  /** Each type's schema, whose block is built when a message first needs it (most processes never do). */
+  readonly resources: ReadonlyMap<string, { readonly block: SchemaBlock }>;
   readonly dataSources: readonly string[];
 }
 

@@ -22,7 +22,8 @@ export class PulumiNames {
 
   constructor(
     private readonly pkg: string,
-    private readonly resources: ReadonlyMap<string, SchemaBlock>,
+    /** Each type's schema: its block is read only for a type whose property path is asked for. */
+    private readonly resources: ReadonlyMap<string, { readonly block: SchemaBlock }>,
     private readonly dataSources: readonly string[] = [],
   ) {
     const inferred = inferResourcePrefix(resources.keys());
@@ -37,7 +38,7 @@ export class PulumiNames {
 
   /** A path of a resource's arguments as a program writes it: `alerting[0].profile`. */
   propertyPath(tfType: string, path: AttributePath): string {
-    let block = this.resources.get(tfType);
+    let block: SchemaBlock | undefined = this.resources.get(tfType)?.block;
     let out = '';
     let top = true;
     for (const step of path) {
