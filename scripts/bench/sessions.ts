@@ -9,12 +9,15 @@
  * - refresh:     per resource ValidateResourceConfig, UpgradeResourceState, ReadResource (a GET), PlanResourceChange;
  * - delete:      per resource a delete's PlanResourceChange and ApplyResourceChange (a DELETE).
  * Ten calls in flight, as under `-parallelism=10`; `sec_alert_channel_email`, as the Go anchor manages.
+ * `--rate-limit N` gives the emulated account a limit of N calls a second and `--latency MS` delays every
+ * answer, as `scale --against-go` does: what a paced process costs beside a busy one.
  *
  * With --beside DIR the sessions of another built checkout (DIR/bin/terraform-provider-sec) alternate
  * with this one's, in turns whose order flips every repetition: a change's effect shows in the medians
  * side by side, where two separate runs differ by more than most changes (the machine drifts).
  *
- * Usage: npm run bench -- sessions [--count N] [--reps R] [--beside DIR]   (defaults: 200, 7). Linux only.
+ * Usage: npm run bench -- sessions [--count N] [--reps R] [--beside DIR] [--rate-limit N] [--latency MS]
+ *        (defaults: 200, 7). Linux only.
  */
 import { join } from 'node:path';
 import { startSecEmulator } from '../../src/emulators/sec/index.js';
@@ -23,7 +26,7 @@ import { encodeJSON } from '../../packages/framework/src/schema/json.js';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
-import { bin, cpuMsOf, machine, median, sizeFlags } from './util.js';
+import { bin, cpuMsOf, machine, median, positive, sizeFlags } from './util.js';
 
 const TYPE = 'sec_alert_channel_email';
 const IN_FLIGHT = 10;
@@ -44,15 +47,26 @@ async function inFlight<T>(items: readonly T[], work: (item: T, index: number) =
 }
 
 export async function sessionsBench(args: string[]): Promise<void> {
-  const { count, reps, beside } = sizeFlags(args, 'sessions [--count N] [--reps R] [--beside DIR]', {
-    count: 200,
-    reps: 7,
-  });
+  const platform: { rateLimit?: { perSecond: number }; latencyMs?: number } = {};
+  const usage = 'sessions [--count N] [--reps R] [--beside DIR] [--rate-limit N] [--latency MS]';
+  const { count, reps, beside } = sizeFlags(
+    args,
+    usage,
+    { count: 200, reps: 7 },
+    {
+      '--rate-limit': (value, flag) => {
+        platform.rateLimit = { perSecond: positive(flag, value) };
+      },
+      '--latency': (value, flag) => {
+        platform.latencyMs = positive(flag, value);
+      },
+    },
+  );
   const sides = [
     { label: 'this checkout', executable: bin('sec') },
     ...(beside ? [{ label: beside, executable: join(beside, 'bin', 'terraform-provider-sec') }] : []),
   ];
-  const emulator = await startSecEmulator();
+  const emulator = await startSecEmulator(platform);
   const env = secProviderEnv(emulator);
   // Each side names its own objects: a create of a name another side's objects hold would be refused as
   // an untracked look-alike (docs/decisions.md, "Creates outlive their process").
