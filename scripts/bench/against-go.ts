@@ -50,7 +50,18 @@ import {
   s,
 } from './terraform-runs.js';
 import { profilingLauncher, summariseProfiles } from './cpu-profile.js';
-import { REPO_ROOT, machine, median, positive, readFlags, userCacheDir } from './util.js';
+import {
+  REPO_ROOT,
+  emulatorPace,
+  machine,
+  median,
+  paceFlags,
+  paceLine,
+  type PlatformPace,
+  positive,
+  readFlags,
+  userCacheDir,
+} from './util.js';
 
 type Side = 'go' | 'framework' | 'ours' | 'unrecorded' | 'alone';
 /** The sides that are providers, and the Go ones among them. */
@@ -100,10 +111,8 @@ interface Options {
   cpuProfDir?: string;
   /** The sides to run (all by default): a quicker loop while measuring a change to ours. */
   sides?: Side[];
-  /** The emulated account's rate limit (calls per second), as a platform's: none by default. */
-  rateLimit?: number;
-  /** How long each answer of the emulator waits (ms), as a distant platform's: none by default. */
-  latencyMs?: number;
+  /** The emulated platform's rate limit and latency (util.ts, paceFlags). */
+  pace: PlatformPace;
 }
 
 function parseOptions(args: string[]): Options {
@@ -112,6 +121,7 @@ function parseOptions(args: string[]): Options {
     reps: 3,
     parallelism: 10,
     anchorDir: defaultAnchorDir(),
+    pace: {},
   };
   const usage =
     'scale --against-go [--counts 200,1000,5000] [--reps 3] [--parallelism 10] [--anchor DIR] [--cpu-prof DIR] ' +
@@ -132,12 +142,7 @@ function parseOptions(args: string[]): Options {
     '--cpu-prof': (value) => {
       options.cpuProfDir = resolve(value);
     },
-    '--rate-limit': (value, flag) => {
-      options.rateLimit = positive(flag, value);
-    },
-    '--latency': (value, flag) => {
-      options.latencyMs = positive(flag, value);
-    },
+    ...paceFlags(options.pace),
     '--sides': (value, flag) => {
       const sides = value.split(',') as Side[];
       const unknown = sides.filter((side) => !(side in SIDE_NAMES));
@@ -248,10 +253,7 @@ async function runSide(
   else delete env.KEEL_CREATE_RECORDS;
   let emulator: SecEmulator | undefined;
   if (side !== 'alone') {
-    emulator = await startSecEmulator({
-      ...(options.rateLimit ? { rateLimit: { perSecond: options.rateLimit } } : {}),
-      ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
-    });
+    emulator = await startSecEmulator(emulatorPace(options.pace));
     Object.assign(env, {
       SEC_API_URL: emulator.url,
       SEC_ACCOUNT: emulator.account,
@@ -498,11 +500,8 @@ export async function againstGoBench(args: string[]): Promise<void> {
     .toString()
     .split('\n')[0];
   console.log(`${version}; counts ${options.counts.join(', ')}; ${options.reps} repetitions`);
-  if (options.rateLimit || options.latencyMs)
-    console.log(
-      `the emulated platform: ${options.rateLimit ? `${options.rateLimit} calls a second` : 'no rate limit'}, ` +
-        `${options.latencyMs ?? 0} ms per answer`,
-    );
+  const pace = paceLine(options.pace);
+  if (pace) console.log(pace);
   if (options.cpuProfDir)
     console.log(`our provider runs under --cpu-prof (into ${options.cpuProfDir}): its CPU is inflated`);
   const runs: PhaseRun[] = [];

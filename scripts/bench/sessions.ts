@@ -26,7 +26,17 @@ import { encodeJSON } from '../../packages/framework/src/schema/json.js';
 import type { ObjectValue } from '../../packages/framework/src/schema/value.js';
 import { secProviderEnv } from '../../src/tfclient/terraform-cli.js';
 import { TerraformClient } from '../../src/tfclient/terraform-client.js';
-import { bin, cpuMsOf, machine, median, positive, sizeFlags } from './util.js';
+import {
+  bin,
+  cpuMsOf,
+  emulatorPace,
+  machine,
+  median,
+  paceFlags,
+  paceLine,
+  type PlatformPace,
+  sizeFlags,
+} from './util.js';
 
 const TYPE = 'sec_alert_channel_email';
 const IN_FLIGHT = 10;
@@ -47,26 +57,14 @@ async function inFlight<T>(items: readonly T[], work: (item: T, index: number) =
 }
 
 export async function sessionsBench(args: string[]): Promise<void> {
-  const platform: { rateLimit?: { perSecond: number }; latencyMs?: number } = {};
+  const pace: PlatformPace = {};
   const usage = 'sessions [--count N] [--reps R] [--beside DIR] [--rate-limit N] [--latency MS]';
-  const { count, reps, beside } = sizeFlags(
-    args,
-    usage,
-    { count: 200, reps: 7 },
-    {
-      '--rate-limit': (value, flag) => {
-        platform.rateLimit = { perSecond: positive(flag, value) };
-      },
-      '--latency': (value, flag) => {
-        platform.latencyMs = positive(flag, value);
-      },
-    },
-  );
+  const { count, reps, beside } = sizeFlags(args, usage, { count: 200, reps: 7 }, paceFlags(pace));
   const sides = [
     { label: 'this checkout', executable: bin('sec') },
     ...(beside ? [{ label: beside, executable: join(beside, 'bin', 'terraform-provider-sec') }] : []),
   ];
-  const emulator = await startSecEmulator(platform);
+  const emulator = await startSecEmulator(emulatorPace(pace));
   const env = secProviderEnv(emulator);
   // Each side names its own objects: a create of a name another side's objects hold would be refused as
   // an untracked look-alike (docs/decisions.md, "Creates outlive their process").
@@ -133,6 +131,8 @@ export async function sessionsBench(args: string[]): Promise<void> {
     `\nsessions: sec provider CPU per process, ${count} × ${TYPE}, ${IN_FLIGHT} in flight, ` +
       `medians of ${reps} — ${machine()}`,
   );
+  const paced = paceLine(pace);
+  if (paced) console.log(`  ${paced}`);
   const header = ['session', ...sides.map((s) => s.label)];
   const rows = KINDS.map((kind) => [
     kind,

@@ -114,6 +114,43 @@ export function positive(flag: string, value: string): number {
   return n;
 }
 
+/** The emulated platform's pace: an account's rate limit and each answer's wait, none by default. */
+export interface PlatformPace {
+  /** Calls per second the account may make, as a platform's limit. */
+  rateLimit?: number;
+  /** How long each answer waits (ms), as a distant platform's. */
+  latencyMs?: number;
+}
+
+/** `--rate-limit N` and `--latency MS` (readFlags), setting `pace`: what scale --against-go and sessions take. */
+export function paceFlags(
+  pace: PlatformPace,
+): Record<'--rate-limit' | '--latency', (value: string, flag: string) => void> {
+  return {
+    '--rate-limit': (value, flag) => {
+      pace.rateLimit = positive(flag, value);
+    },
+    '--latency': (value, flag) => {
+      pace.latencyMs = positive(flag, value);
+    },
+  };
+}
+
+/** The sec emulator's options for `pace`. */
+export function emulatorPace(pace: PlatformPace): { rateLimit?: { perSecond: number }; latencyMs?: number } {
+  return {
+    ...(pace.rateLimit ? { rateLimit: { perSecond: pace.rateLimit } } : {}),
+    ...(pace.latencyMs ? { latencyMs: pace.latencyMs } : {}),
+  };
+}
+
+/** The line a benchmark prints of a paced platform, so its figures are not read as an unpaced one's; none without. */
+export function paceLine(pace: PlatformPace): string | undefined {
+  if (!pace.rateLimit && !pace.latencyMs) return undefined;
+  const limit = pace.rateLimit ? `${pace.rateLimit} calls a second` : 'no rate limit';
+  return `the emulated platform: ${limit}, ${pace.latencyMs ?? 0} ms per answer`;
+}
+
 /**
  * The flags of a benchmark that runs N objects R times beside another built checkout: `--count`,
  * `--reps`, `--beside DIR`, and any `more` of its own (readFlags).
