@@ -41,7 +41,7 @@ import { type ResourceDef, untrackedBeside } from '../contracts/index.js';
 import type { CreateLedger, Lookup, Model } from './create-evidence.js';
 import { describe, messageOf } from './create-messages.js';
 import { cannotFindCreated, unsettledWarning } from './unfound-creates.js';
-import { createEntry } from './create-records.js';
+import { createEntry, mayHaveMade } from './create-records.js';
 import { Diagnostics } from '../diagnostics/index.js';
 import { MODEL_OPTIONS, type EngineContext, type PrivateState } from '../context/index.js';
 import { type CreateEntry, digest, notesName, type OtherRecord, stateLabel } from '../journal/index.js';
@@ -172,7 +172,7 @@ export class CreateLookalikes<C> {
       }
       const others = [
         ...owners.filter((n) => n.state.dir !== journal.stateName).map((n) => n.state),
-        ...records.filter((rec) => madeBy(rec, entry, id, unique)).map((rec) => rec.state),
+        ...records.filter((rec) => madeBy(rec, entry, lookup, o, id, unique)).map((rec) => rec.state),
       ];
       if (others.length > 0) {
         // Another state's: made on purpose beside this one, unless the platform keeps the key unique.
@@ -251,10 +251,21 @@ function requiredKnown<C>(r: ResourceDef<Fields, C>, planned: ObjectValue): bool
 
 /**
  * Whether another workspace's open record says its create made `id` (its answer), or may have (still
- * unanswered, for this key and, where the key is not unique, these settings, and `id` not in its census).
+ * unanswered, for this key and, where the key is not unique, these settings: create-records.ts mayHaveMade).
  */
-function madeBy(record: OtherRecord, entry: CreateEntry, id: string, unique: boolean): boolean {
+function madeBy<C>(
+  record: OtherRecord,
+  entry: CreateEntry,
+  lookup: Lookup<C>,
+  object: Model,
+  id: string,
+  unique: boolean,
+): boolean {
   if (record.type !== entry.type) return false;
   if (record.idDigest !== null) return record.idDigest === digest(id);
-  return record.key === entry.key && (unique || record.settings === entry.settings) && !record.census.includes(id);
+  return (
+    record.key === entry.key &&
+    (unique || record.settings === entry.settings) &&
+    mayHaveMade(record, lookup, object, id)
+  );
 }

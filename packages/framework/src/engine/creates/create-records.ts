@@ -35,6 +35,7 @@ import {
   type CreateEntry,
   type CreateJournal,
   type OpenRecord,
+  type OtherRecord,
   type RecordHandle,
 } from '../journal/index.js';
 import { describe, messageOf, unknownOutcome } from './create-messages.js';
@@ -57,13 +58,13 @@ export const CARRIED_OUT_MS = 10_000;
  * record kept how far it was from the writer's, else on the writer's with WINDOW_SLACK_MS either side.
  */
 export function requestWindow(
-  waiting: readonly OpenRecord[],
+  waiting: readonly RequestTimes[],
   now: number,
   /** Some record's process file is gone: when it was last alive is not known. */
   unknown: boolean,
 ): { from: number; to: number } {
   const dated = waiting.every((record) => record.platformOffset !== undefined);
-  const offset = (record: OpenRecord) => (dated ? record.platformOffset! : 0);
+  const offset = (record: RequestTimes) => (dated ? record.platformOffset! : 0);
   const before = dated ? DATED_SLACK_MS : WINDOW_SLACK_MS;
   const after = dated ? DATED_SLACK_MS + CARRIED_OUT_MS : WINDOW_SLACK_MS;
   return {
@@ -72,6 +73,29 @@ export function requestWindow(
       ? now + Math.max(...waiting.map(offset))
       : Math.max(...waiting.map((record) => record.aliveAt! + offset(record))) + HEARTBEAT_MS + after,
   };
+}
+
+/** What a record says of when its request was out (an open record of this state's, or another state's). */
+type RequestTimes = Pick<OpenRecord, 'sentAt' | 'aliveAt' | 'platformOffset'>;
+
+/**
+ * Whether another state's request still unanswered, for the same key, may have made `object` (`id`): the
+ * object was not among those holding the key when it left, and, where the platform says when its objects
+ * are made, it was made while that request was out, on the window a state's own killed request is judged
+ * by. An object made long after is not that state's by that record: nothing says whose it is.
+ */
+export function mayHaveMade<C>(
+  record: OtherRecord,
+  lookup: Lookup<C>,
+  object: Model,
+  id: string,
+  now = Date.now(),
+): boolean {
+  if (record.idDigest !== null || record.census.includes(id)) return false;
+  const at = lookup.madeAt?.(object);
+  if (at === undefined) return true;
+  const { from, to } = requestWindow([record], now, record.aliveAt === null);
+  return at >= from && at <= to;
 }
 
 /** The digest of the key of an object of `r` as `model` describes it: what the journal files a create by. */
@@ -208,8 +232,13 @@ export async function recoverRecorded<C>(
   if (waiting.length === 0) return null;
   const unknownWindow = waiting.some((record) => record.aliveAt === null);
   // Another state's request still out, for this key and not holding the object when it was sent, may have made it.
-  const others = (await journal.otherRecords()).filter((o) => o.type === r.typeName && o.idDigest === null);
-  const maybeOthers = (id: string) => others.some((o) => o.key === entry.key && !o.census.includes(id));
+  const others = (await journal.otherRecords()).filter(
+    (o) => o.type === r.typeName && o.idDigest === null && o.key === entry.key,
+  );
+  const maybeOthers = (id: string) => {
+    const object = byId.get(id);
+    return object !== undefined && others.some((o) => mayHaveMade(o, lookup, object, id, now));
+  };
   const evidence = (excludeOthers: boolean) => ({
     before: new Set(waiting.map((record) => record.census).reduce((a, b) => a.filter((id) => b.includes(id)))),
     taken: (id: string) =>

@@ -7,7 +7,7 @@
  */
 import { unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { digest, listJournal, markName, readRecord } from './journal-files.js';
+import { digest, listJournal, markName, processNews, readRecord } from './journal-files.js';
 import {
   heldOfType,
   OwnershipNotes,
@@ -41,6 +41,11 @@ export interface OtherRecord {
   readonly settings: string;
   readonly idDigest: string | null;
   readonly census: readonly string[];
+  /** When its request left, on its writer's clock, and how far the platform's was ahead (journal-files.ts). */
+  readonly sentAt: number;
+  readonly platformOffset?: number;
+  /** Unanswered: when its process was last alive (null when its process file is gone). */
+  readonly aliveAt: number | null;
 }
 
 export class JournalDirectory {
@@ -170,6 +175,8 @@ export class JournalDirectory {
       for (const e of listing?.records.values() ?? []) {
         const content = e.content ?? (await readRecord(dir, e.name).catch(() => null));
         if (!content || content.plannedAdoption) continue;
+        // Only a request still unanswered is judged by when it was out (engine/creates/create-records.ts mayHaveMade).
+        const { aliveAt } = e.idDigest === null ? await processNews(dir, content.process) : { aliveAt: null };
         out.push({
           state: stateNameOf(entry, content),
           type: e.type,
@@ -177,6 +184,9 @@ export class JournalDirectory {
           settings: e.settings,
           idDigest: e.idDigest,
           census: content.census,
+          sentAt: content.sentAt,
+          ...(content.platformOffset === undefined ? {} : { platformOffset: content.platformOffset }),
+          aliveAt,
         });
       }
     }
