@@ -364,7 +364,8 @@ describe('engine: whose object is it, for the state that made it', function () {
    * each directory; applies that end in order, are killed with the request out, after the platform made
    * the object, or after the answer with the state never stored; test runs; destroys; `state rm`,
    * `state mv`, and `removed` blocks with a create of the same key in the same apply (made, as a tainted
-   * object's replacement is). Ground truth is which state's run made each object.
+   * object's replacement is, unless an object taken out of the state before holds the key); the runner's
+   * clock two minutes off the platform's either way. Ground truth is which state's run made each object.
    */
   it('over generated schedules of states, kills, tests, destroys, state rm, state mv and removed blocks: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
     this.timeout(600_000);
@@ -378,8 +379,14 @@ describe('engine: whose object is it, for the state that made it', function () {
       dir = mkdtempSync(join(tmpdir(), 'keel-states-'));
       const otherDir = join(dir, 'other');
       const volume = next() < 0.5 ? join(dir, 'volume') : undefined;
-      // Runs minutes apart, as jobs are: the runner's clock and the platform's move on together.
-      const clock = () => api.clock;
+      // Runs minutes apart, as jobs are: the runner's clock and the platform's move on together, the runner's
+      // two minutes off either way in some rounds; the platform's answers are dated, so windows are measured
+      // on its clock (the providers' processes each learn it from their first answer: here, one module).
+      const ahead = pick([0, 0, 120_000, -120_000]);
+      api.dates = true;
+      api.runnerAheadMs = ahead;
+      notePlatformDate(new Date(api.clock).toUTCString(), api.clock + ahead);
+      const clock = () => api.clock + ahead;
       const records = volume ? { settings: { untrackedObjects: 'refuse' as const, recordsDir: volume } } : {};
       const settings = { ...records, clock };
       interface SimState {
@@ -568,5 +575,7 @@ describe('engine: whose object is it, for the state that made it', function () {
           ).to.equal(true);
     }
     expect(steps).to.be.greaterThan(SIMULATED);
+    // The platform's clock as the next tests' answers show it again.
+    notePlatformDate(new Date().toUTCString());
   });
 });
