@@ -40,12 +40,20 @@ describe('engine: whose object is it, for the state that made it', function () {
    * A `terraform apply` in `where`: its plan walk (which also shows `forgotten`, the objects its
    * `removed` blocks forget) and its apply walk, one client run; ended in order.
    */
-  async function apply(where: string, name: string, options: RunOptions = {}, forgotten: ObjectValue[] = []) {
+  async function apply(
+    where: string,
+    name: string,
+    options: RunOptions = {},
+    forgotten: ObjectValue[] = [],
+    /** Done between the two walks, while the apply waits at "yes" (another shell's `workspace select`). */
+    meanwhile: () => void = () => {},
+  ) {
     const clientRun = options.clientRun ?? `run-${++runs}`;
     const planWalk = await Run.start(api, where, { ...options, clientRun });
     for (const state of forgotten) await planWalk.showTracked(state, 'forgotten');
     const plan = await planWalk.plan(name);
     await planWalk.engine.ended();
+    meanwhile();
     const applyWalk = await Run.start(api, where, { ...options, clientRun, applyWalk: true });
     const out = await applyWalk.engine.applyResourceChange('fake_thing', null, plan.planned, plan.plannedPrivate);
     await applyWalk.engine.ended();
@@ -400,6 +408,8 @@ describe('engine: whose object is it, for the state that made it', function () {
         readonly removed: Map<string, string>;
         /** The objects its `removed` blocks left on the platform. */
         readonly forgotten: string[];
+        /** Every object ever taken out of it on purpose (`removed` keeps the last of each name only). */
+        readonly takenOut: Set<string>;
       }
       const state = (label: string, where: string, options: RunOptions): SimState => ({
         label,
@@ -409,6 +419,7 @@ describe('engine: whose object is it, for the state that made it', function () {
         orphans: new Map(),
         removed: new Map(),
         forgotten: [],
+        takenOut: new Set(),
       });
       const states = [
         state('prod', dir, { backend: backendAt('https://ci.example/state/prod') }),
@@ -445,9 +456,32 @@ describe('engine: whose object is it, for the state that made it', function () {
         enter(s);
         if (op === 'apply' || op === 'test') {
           if (op === 'apply' && s.held.has(name)) continue;
-          const options = op === 'test' ? { ...s.options, ...TEST_RUN } : s.options;
-          history.push(`${op} ${name} in ${s.label}`);
-          const { out } = await apply(s.where, name, options);
+          let options = op === 'test' ? { ...s.options, ...TEST_RUN } : s.options;
+          // Some applies of a workspace selected by `terraform workspace select` (not TF_WORKSPACE) have another
+          // workspace of the same backend selected in another shell while they wait at "yes": still their run.
+          const sibling = states.find(
+            (o) =>
+              o !== s &&
+              o.where === s.where &&
+              s.options.backend !== undefined &&
+              JSON.stringify(o.options.backend) === JSON.stringify(s.options.backend),
+          );
+          const environment = join(s.where, '.terraform', 'environment');
+          const select = (workspace: string | undefined) => writeFileSync(environment, workspace ?? 'default');
+          const switched = op === 'apply' && sibling !== undefined && next() < 0.3;
+          let meanwhile = () => {};
+          if (switched) {
+            const { workspace, ...selected } = options;
+            options = selected;
+            select(workspace);
+            meanwhile = () => select(sibling.options.workspace);
+          }
+          history.push(
+            `${op} ${name} in ${s.label}${switched ? `, ${sibling!.label} selected before its apply walk` : ''}`,
+          );
+          const { out } = await apply(s.where, name, options, [], meanwhile).finally(() =>
+            rmSync(environment, { force: true }),
+          );
           const id = idOf(out.state);
           const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
           if (id !== undefined && before.has(id))
@@ -542,6 +576,7 @@ describe('engine: whose object is it, for the state that made it', function () {
           if (id === undefined) continue;
           s.held.delete(name);
           s.removed.set(name, id);
+          s.takenOut.add(id);
           if (op === 'mv') {
             const to = pick(states.filter((t) => t !== s && !t.held.has(name) && t.where === s.where));
             if (to) {
@@ -565,7 +600,7 @@ describe('engine: whose object is it, for the state that made it', function () {
       const accounted = new Set([
         ...heldAnywhere(),
         ...states.flatMap((s) => [...s.orphans.values()].map((o) => o.id)),
-        ...states.flatMap((s) => [...s.removed.values(), ...s.forgotten]),
+        ...states.flatMap((s) => [...s.takenOut, ...s.forgotten]),
       ]);
       for (const [id, who] of madeBy)
         if (api.things.has(id))
