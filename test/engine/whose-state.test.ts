@@ -453,6 +453,28 @@ describe('engine: whose object is it, for the state that made it', function () {
               s.forgotten.includes(t.id) ||
               states.some((o) => o.label === madeBy.get(t.id) && o.where !== s.where && !volume)),
         );
+        /**
+         * What a create of `name` in `s` must come to, in a plain apply or beside a `removed` block: its killed
+         * run's object back, one refusal where nothing `s` reads says whose a look-alike is, else no error.
+         */
+        const expectCreate = (made: string | undefined, errors: readonly string[]) => {
+          const orphan = s.orphans.get(name);
+          if (orphan?.answered) {
+            expect(made, `${s.label} takes back its killed run's ${orphan.id}, ${about()}`).to.equal(orphan.id);
+            return 'killed run';
+          }
+          if (orphan) {
+            // Unanswered: its own object, or, where another state's request was out at the same time, unknown.
+            expect(made === orphan.id || errors.includes('Create outcome unknown'), `${about()}`).to.equal(true);
+            return 'killed run';
+          }
+          if (unknownToS) {
+            expect(errors, `an object nothing ${s.label} reads says whose it is, ${about()}`).to.have.length(1);
+            return 'refused';
+          }
+          expect(errors, `not refused, ${about()}`).to.deep.equal([]);
+          return 'made';
+        };
         enter(s);
         if (op === 'apply' || op === 'test') {
           if (op === 'apply' && s.held.has(name)) continue;
@@ -496,15 +518,7 @@ describe('engine: whose object is it, for the state that made it', function () {
             if (!unknownToS) expect(errors, `a test is refused nothing, ${about()}`).to.deep.equal([]);
             continue;
           }
-          const orphan = s.orphans.get(name);
-          if (orphan?.answered)
-            expect(id, `${s.label} takes back its killed run's ${orphan.id}, ${about()}`).to.equal(orphan.id);
-          else if (orphan)
-            // Unanswered: its own object, or, where another state's request was out at the same time, unknown.
-            expect(id === orphan.id || errors.includes('Create outcome unknown'), `${about()}`).to.equal(true);
-          else if (unknownToS)
-            expect(errors, `an object nothing ${s.label} reads says whose it is, ${about()}`).to.have.length(1);
-          else expect(errors, about()).to.deep.equal([]);
+          expectCreate(id, errors);
           if (id !== undefined) {
             s.held.set(name, id);
             s.orphans.delete(name);
@@ -548,18 +562,10 @@ describe('engine: whose object is it, for the state that made it', function () {
           const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
           s.held.delete(name);
           s.forgotten.push(id);
-          const orphan = s.orphans.get(name);
-          if (orphan?.answered)
-            expect(made, `${s.label} takes back its killed run's ${orphan.id}, ${about()}`).to.equal(orphan.id);
-          else if (orphan)
-            expect(made === orphan.id || errors.includes('Create outcome unknown'), about()).to.equal(true);
-          else if (unknownToS) {
-            expect(errors, `refused once, ${about()}`).to.have.length(1);
-            expect(made, `nothing made, ${about()}`).to.equal(undefined);
-          } else {
-            expect(errors, `not refused, ${about()}`).to.deep.equal([]);
+          const verdict = expectCreate(made, errors);
+          if (verdict === 'refused') expect(made, `nothing made, ${about()}`).to.equal(undefined);
+          if (verdict === 'made')
             expect(made !== undefined && !before.has(made), `a new object, ${about()}`).to.equal(true);
-          }
           noteNew(before, s.label);
           if (made !== undefined) {
             s.held.set(name, made);
