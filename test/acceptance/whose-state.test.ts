@@ -227,7 +227,7 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(named(name)).to.deep.equal([]);
     });
 
-    it('a `removed` block and a new resource of the same name in one saved plan: refused, as in two applies', async () => {
+    it('a `removed` block and a new resource of the same name, in a saved plan and in one plain apply: refused, as in two applies (a plain apply goes on under OpenTofu, whose plan walk reads what it forgets)', async () => {
       const name = `whose-${cli.command}-removed`;
       const ws = workspaceOf(name);
       await ok(ws, ['init']);
@@ -235,15 +235,12 @@ for (const cli of ACCEPTANCE_CLIS)
       const made = named(name);
       const again = `resource "sec_alert_channel_email" "again" {\n  name       = "${name}"\n  recipients = ["oncall@example.com"]\n}\n`;
       const removed = `removed {\n  from = ${ADDRESS}\n  lifecycle {\n    destroy = false\n  }\n}\n`;
-      // A saved plan, applied in a later job: its file says what it forgets. (In one plain apply the calls
-      // are those of a tainted object's replacement, which goes on: README, "Whose object is it".)
-      const importBack = (to: string) => `import {\n  to = ${to}\n  id = "${made[0]}"\n}\n`;
+      // A saved plan, applied in a later job: its file says what it forgets.
+      const importBack = (to: string, id = made[0]) => `import {\n  to = ${to}\n  id = "${id}"\n}\n`;
       ws.writeConfig(HEAD + removed + again);
       await ok(ws, ['plan', '-out=forget.tfplan']);
       const savedPlan = flat((await run(ws, ['apply', 'forget.tfplan'])).text);
-      expect(savedPlan)
-        .to.include('exists already, untracked')
-        .and.include(`This state's notes say it held ${made[0]}`);
+      expect(savedPlan).to.include('exists already, untracked').and.include(`This apply's plan forgets ${made[0]}`);
       expect(named(name), 'no second object from the saved plan').to.deep.equal(made);
       // Its way out: the new resource takes the object back.
       ws.writeConfig(HEAD + again + importBack('sec_alert_channel_email.again'));
@@ -253,9 +250,31 @@ for (const cli of ACCEPTANCE_CLIS)
       ws.writeConfig(HEAD + again.replace('"again"', '"renamed"'));
       const renamed = await ok(ws, ['apply', '-auto-approve']);
       expect(renamed.text).to.include('1 added, 0 changed, 1 destroyed');
-      expect(named(name), 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
+      const kept = named(name);
+      expect(kept, 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
+      // One plain apply: Terraform's plan walk (since 1.10) reads every object of the state but what it
+      // forgets, so it is refused the same way; OpenTofu's reads that one too, which makes the calls of a
+      // tainted object's replacement: the create goes on (README, "Whose object is it").
+      const third = again.replace('"again"', '"third"');
+      ws.writeConfig(HEAD + removed.replace(ADDRESS, 'sec_alert_channel_email.renamed') + third);
+      const plain = flat((await run(ws, ['apply', '-auto-approve'])).text);
+      if (cli.command === 'terraform') {
+        expect(plain)
+          .to.include('exists already, untracked')
+          .and.include(`This apply's plan forgets ${kept[0]}`)
+          .and.include('take out the `removed` block');
+        expect(named(name), 'no second object from one plain apply').to.deep.equal(kept);
+        ws.writeConfig(HEAD + third + importBack('sec_alert_channel_email.third', kept[0]));
+      } else {
+        expect(named(name), 'the create beside, as a tainted replacement').to.have.length(2);
+        ws.writeConfig(HEAD + third + again + importBack('sec_alert_channel_email.again', kept[0]));
+      }
+      await ok(ws, ['apply', '-auto-approve']);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
       rows.push(
-        `apply, removed + the same name in a saved plan (refused), import, renamed key: ${named(name).length} channel(s)`,
+        `apply, removed + the same name in a saved plan (refused), import, renamed key, removed + the same name ` +
+          `in one apply (${cli.command === 'terraform' ? 'refused' : 'made beside'}), import: ` +
+          `${named(name).length} channel(s)`,
       );
       await ok(ws, ['destroy', '-auto-approve']);
       expect(named(name)).to.deep.equal([]);

@@ -284,12 +284,19 @@ export class Run {
   }
 
   /**
-   * Terraform's plan walk of an object its state holds: the refresh reads it, then a plan of it is made
-   * (`kept`: its configuration as it is), or none (`destroyed`: an orphan, a renamed key's old object, as
-   * the provider does not ask for plans of destroys; `forgotten`: a `removed` block with `destroy = false`).
+   * Terraform's plan walk of an object its state holds: an upgrade takes it from the state, the refresh
+   * reads it, then a plan of it is made (`kept`: its configuration as it is), or none (`destroyed`: an
+   * orphan, a renamed key's old object, as the provider does not ask for plans of destroys; `tainted`: its
+   * replacement is planned as a create). `forgotten` (a `removed` block with `destroy = false`) is not read
+   * by Terraform since 1.10, nor by any client's walk with `-refresh=false`; OpenTofu reads it.
    */
-  async showTracked(state: ObjectValue, then: 'kept' | 'destroyed' | 'forgotten' = 'kept') {
-    await this.engine.readWithIdentity('fake_thing', state, {}, null);
+  async showTracked(state: ObjectValue, then: 'kept' | 'destroyed' | 'tainted' | 'forgotten' = 'kept') {
+    await this.upgrade(state);
+    const argv = this.options.host?.argv ?? [];
+    const refreshes = !argv.includes('-refresh=false');
+    const readsForgotten = argv[0]?.startsWith('tofu') === true;
+    if (refreshes && (then !== 'forgotten' || readsForgotten))
+      await this.engine.readWithIdentity('fake_thing', state, {}, null);
     if (then === 'kept') {
       const config = { ...state, id: null, made_at: null, token: null };
       const proposed = proposedNew(schema.block, state, config) as ObjectValue;

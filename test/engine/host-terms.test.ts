@@ -120,6 +120,34 @@ describe('engine: the client that runs the provider, and messages in its words',
     expect(parsePs('412 /usr/local/bin/terraform apply'), 'no start time: not this format').to.equal(undefined);
   });
 
+  it('knows whether the plan walk reads every object but what it forgets: Terraform 1.10 and later, refreshing', () => {
+    const cases: [string[], string, NodeJS.ProcessEnv, boolean][] = [
+      [['terraform', 'apply'], '1.15.5', {}, true],
+      [['/usr/bin/python3', '/clients/terraform-1.13.0/terraform', 'apply', '-auto-approve'], '1.13.0', {}, true],
+      [['terraform', 'apply'], '1.10.0', {}, true],
+      [['terraform', 'apply'], '2.0.0', {}, true],
+      // Before 1.10 Terraform read what it forgot, as OpenTofu does.
+      [['terraform', 'apply'], '1.9.8', {}, false],
+      [['tofu', 'apply'], '1.12.6', {}, false],
+      [['terraform', 'apply'], '', {}, false],
+      // `-refresh=false` reads nothing, in every spelling of false Go's flag package takes, and from TF_CLI_ARGS.
+      ...['0', 'f', 'F', 'FALSE', 'false', 'False'].map((v): [string[], string, NodeJS.ProcessEnv, boolean] => [
+        ['terraform', 'apply', `-refresh=${v}`],
+        '1.15.5',
+        {},
+        false,
+      ]),
+      [['terraform', 'apply'], '1.15.5', { TF_CLI_ARGS: '-refresh=false' }, false],
+      [['terraform', 'apply', '--refresh=true'], '1.15.5', {}, true],
+      [['terraform', 'apply', '-refresh-only'], '1.15.5', {}, true],
+    ];
+    for (const [argv, version, env, reads] of cases) {
+      const view = host(argv, ['bash'], env);
+      view.configured(version);
+      expect(view.readsAllButForgotten, `${argv.join(' ')} (${version}) ${JSON.stringify(env)}`).to.equal(reads);
+    }
+  });
+
   it('knows OpenTofu by its program and Pulumi by what the bridge sends, and Pulumi’s stack', () => {
     const tofu = host(['/home/u/bin/tofu', 'plan']);
     tofu.configured('1.12.6');

@@ -556,7 +556,7 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
       ]);
     });
 
-    it('a saved plan that forgets an object (a `removed` block) and creates its key: refused as the object taken out of the state', async () => {
+    it('a saved plan that forgets an object (a `removed` block) and creates its key: refused, naming the forget', async () => {
       const first = await Run.start(api, dir, { clientRun: 'first' });
       const stored = await first.create('twin');
       await first.engine.ended();
@@ -568,7 +568,9 @@ describe('engine: whose object is it (look-alikes of a plan’s creates)', funct
         if (forgets.length === 0) expect(out.diags.items).to.deep.equal([]);
         else {
           expect(summaries(out.diags)).to.deep.equal([['error', 'The thing named "twin" exists already, untracked']]);
-          expect(out.diags.items[0]!.detail).to.include("This state's notes say it held t-1");
+          expect(out.diags.items[0]!.detail)
+            .to.include("This apply's plan forgets t-1 (a `removed` block with `destroy = false`)")
+            .and.not.include("This state's notes say it held");
           expect(api.things.size, 'nothing made').to.equal(1);
         }
       }

@@ -37,20 +37,20 @@ describe('engine: whose object is it, for the state that made it', function () {
   afterEach(() => removeRuns(dir));
 
   /**
-   * A `terraform apply` in `where`: its plan walk (which also shows `forgotten`, the objects its
-   * `removed` blocks forget) and its apply walk, one client run; ended in order.
+   * A `terraform apply` in `where`: its plan walk (which also shows `also`: objects its `removed` blocks
+   * forget, or tainted ones it replaces) and its apply walk, one client run; ended in order.
    */
   async function apply(
     where: string,
     name: string,
     options: RunOptions = {},
-    forgotten: ObjectValue[] = [],
+    also: ReadonlyArray<readonly [ObjectValue, 'forgotten' | 'tainted']> = [],
     /** Done between the two walks, while the apply waits at "yes" (another shell's `workspace select`). */
     meanwhile: () => void = () => {},
   ) {
     const clientRun = options.clientRun ?? `run-${++runs}`;
     const planWalk = await Run.start(api, where, { ...options, clientRun });
-    for (const state of forgotten) await planWalk.showTracked(state, 'forgotten');
+    for (const [state, then] of also) await planWalk.showTracked(state, then);
     const plan = await planWalk.plan(name);
     await planWalk.engine.ended();
     meanwhile();
@@ -175,18 +175,38 @@ describe('engine: whose object is it, for the state that made it', function () {
       expect([...api.things.keys()]).to.deep.equal(['t-1']);
     });
 
-  it('a tainted object replaced in one apply, whose walk shows it and plans a create (never a plan of it), is this state’s: the create goes on', async () => {
+  it('a tainted object replaced in one apply, whose walk reads it and plans a create (never a plan of it), is this state’s: the create goes on', async () => {
     const made = (await apply(dir, 'x')).out.state!;
-    // Terraform plans a tainted object's replacement as a create; a `removed` block's forget makes the
-    // same calls, so the provider holds both as this state's in one apply.
-    const replaced = (await apply(dir, 'x', {}, [made])).out;
+    const replaced = (await apply(dir, 'x', {}, [[made, 'tainted']])).out;
     expect(replaced.diags.items).to.deep.equal([]);
     expect(idOf(replaced.state)).to.equal('t-2');
   });
 
+  it('a `removed` block and a create of its key in one apply: refused as in two, naming the block (Terraform reads every object of its plan walk but what it forgets)', async () => {
+    const made = (await apply(dir, 'x')).out.state!;
+    const again = (await apply(dir, 'x', {}, [[made, 'forgotten']])).out;
+    expect(summaries(again.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
+    expect(again.diags.items[0]!.detail)
+      .to.include("This apply's plan forgets t-1 (a `removed` block with `destroy = false`)")
+      .and.include('take out the `removed` block');
+    expect([...api.things.keys()]).to.deep.equal(['t-1']);
+  });
+
+  for (const [client, argv] of [
+    ['OpenTofu, whose plan walk reads what it forgets', ['tofu', 'apply']],
+    ['`-refresh=false`, whose plan walk reads nothing', ['terraform', 'apply', '-refresh=false']],
+  ] as const)
+    it(`a \`removed\` block and a create of its key in one apply under ${client}: the calls of a tainted object's replacement, so the create goes on`, async () => {
+      const host = { argv: [...argv] };
+      const made = (await apply(dir, 'x', { host })).out.state!;
+      const again = (await apply(dir, 'x', { host }, [[made, 'forgotten']])).out;
+      expect(summaries(again.diags)).to.deep.equal([]);
+      expect(idOf(again.state)).to.equal('t-2');
+    });
+
   it('a `removed` block applied, then a create of its key: refused, naming the import that takes it back', async () => {
     const made = (await apply(dir, 'x')).out.state!;
-    await apply(dir, 'unrelated', {}, [made]);
+    await apply(dir, 'unrelated', {}, [[made, 'forgotten']]);
     const after = (await apply(dir, 'x')).out;
     expect(summaries(after.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
     expect(after.diags.items[0]!.detail)
@@ -371,8 +391,9 @@ describe('engine: whose object is it, for the state that made it', function () {
    * states told apart by workspace, backend key and working directory, records on a shared volume or in
    * each directory; applies that end in order, are killed with the request out, after the platform made
    * the object, or after the answer with the state never stored; test runs; destroys; `state rm`,
-   * `state mv`, and `removed` blocks with a create of the same key in the same apply (made, as a tainted
-   * object's replacement is, unless an object taken out of the state before holds the key); the runner's
+   * `state mv`, and `removed` blocks with a create of the same key in the same apply (refused under
+   * Terraform; under OpenTofu or `-refresh=false` made, as a tainted object's replacement is, unless an
+   * object taken out of the state before holds the key); the runner's
    * clock two minutes off the platform's either way. Ground truth is which state's run made each object.
    */
   it('over generated schedules of states, kills, tests, destroys, state rm, state mv and removed blocks: no state takes, changes or deletes another’s object; no duplicate; no refusal of a state’s own killed-run object its record proves', async function () {
@@ -549,23 +570,35 @@ describe('engine: whose object is it, for the state that made it', function () {
           const made = [...api.things.keys()].find((k) => !before.has(k));
           if (made) s.orphans.set(name, { id: made, answered: at === 'never stored' });
         } else if (op === 'removed') {
-          // A `removed` block forgets the object, and a new resource of the same key, in one apply: the same
-          // calls as a tainted object's replacement, so the apply makes the new object, unless an object of
-          // the key that nothing `s` reads says whose it is exists beside (one an earlier `removed` block or
-          // `state rm` took out of `s`): refused, as in any apply. The forget is done either way.
+          // A `removed` block forgets the object, and a new resource of the same key, in one apply. Under
+          // Terraform the forgotten object is the only one its plan walk does not read: refused, as in two
+          // applies. Under OpenTofu (which reads it) or with `-refresh=false` (nothing read), the same calls
+          // as a tainted object's replacement: the apply makes the new object, unless an object of the key
+          // that nothing `s` reads says whose it is exists beside (one an earlier `removed` block or `state
+          // rm` took out of `s`): refused, as in any apply. The forget is done either way.
           const id = s.held.get(name);
           if (id === undefined) continue;
-          history.push(`removed ${name} and created it again in ${s.label}`);
+          const client = pick(['terraform', 'terraform', 'tofu', '-refresh=false'] as const);
+          history.push(`removed ${name} and created it again in ${s.label} (${client})`);
           const forgotten = { id, name, color: 'blue', token: null, made_at: null };
-          const { out } = await apply(s.where, name, s.options, [forgotten]);
+          const argv =
+            client === 'tofu'
+              ? ['tofu', 'apply']
+              : ['terraform', 'apply', ...(client === '-refresh=false' ? [client] : [])];
+          const { out } = await apply(s.where, name, { ...s.options, host: { argv } }, [[forgotten, 'forgotten']]);
           const made = idOf(out.state);
           const errors = out.diags.items.filter((d) => d.severity === 'error').map((d) => d.summary);
           s.held.delete(name);
           s.forgotten.push(id);
-          const verdict = expectCreate(made, errors);
-          if (verdict === 'refused') expect(made, `nothing made, ${about()}`).to.equal(undefined);
-          if (verdict === 'made')
-            expect(made !== undefined && !before.has(made), `a new object, ${about()}`).to.equal(true);
+          if (client === 'terraform') {
+            expect(made, `refused beside what it forgets, ${about()}`).to.equal(undefined);
+            expect(errors, `one refusal, ${about()}`).to.have.length(1);
+          } else {
+            const verdict = expectCreate(made, errors);
+            if (verdict === 'refused') expect(made, `nothing made, ${about()}`).to.equal(undefined);
+            if (verdict === 'made')
+              expect(made !== undefined && !before.has(made), `a new object, ${about()}`).to.equal(true);
+          }
           noteNew(before, s.label);
           if (made !== undefined) {
             s.held.set(name, made);

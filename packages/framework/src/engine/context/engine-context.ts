@@ -114,7 +114,7 @@ export class EngineContext<C> {
     const told = `${how} ${r.typeName} ${id}`;
     if (this.told.has(told)) return;
     this.told.add(told);
-    if (how === 'gone') this.told.delete(`tracked ${r.typeName} ${id}`);
+    if (how === 'gone') for (const shown of ['stored', 'tracked']) this.told.delete(`${shown} ${r.typeName} ${id}`);
     this.journal.seen(r.typeName, id, how);
   }
 

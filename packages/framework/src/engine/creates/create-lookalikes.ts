@@ -155,6 +155,7 @@ export class CreateLookalikes<C> {
     const mine = journal.stateIdentity;
     const objects: Model[] = [];
     const removed: string[] = [];
+    const forgotten: string[] = [];
     for (const o of unjudged) {
       const id = lookup.importId(o);
       // In the apply, what this run shows its state holds (state-holdings.ts) comes first.
@@ -163,11 +164,11 @@ export class CreateLookalikes<C> {
       // Held by a state, or held until a walk destroyed it (a census may be older than the destroy).
       const owners = notes.filter((n) => notesName(n, r.typeName, id));
       const own = owners.some((n) => n.state.dir === journal.stateName);
-      if (own && now === 'removed') {
-        // This state held it, and no longer does: taken out of it (`state rm`, `removed`, `state mv`), the
-        // same verdict whatever another state did with it since.
+      if (own && (now === 'removed' || now === 'forgotten')) {
+        // This state held it, and no longer does, or will not once this apply ends: taken out of it
+        // (`state rm`, `removed`, `state mv`), the same verdict whatever another state did with it since.
         objects.push(o);
-        removed.push(id);
+        (now === 'removed' ? removed : forgotten).push(id);
         continue;
       }
       const others = [
@@ -184,7 +185,7 @@ export class CreateLookalikes<C> {
     }
     if (objects.length === 0 || diags.hasErrors) return undefined;
     const planUnread = this.holdings.unreadable;
-    return { r, lookup, what, entry, objects, unique, removed, ...(planUnread ? { planUnread } : {}) };
+    return { r, lookup, what, entry, objects, unique, removed, forgotten, ...(planUnread ? { planUnread } : {}) };
   }
 
   /** Whether records of a killed run of this state match `entry` (create-journal.ts killedRecords). */

@@ -27,6 +27,8 @@ export interface Pending<C> {
   readonly unique: boolean;
   /** Import ids of those this workspace's state held and no longer holds (state-holdings.ts). */
   readonly removed?: readonly string[];
+  /** Import ids of those this apply's plan forgets: its state holds them no more once it ends. */
+  readonly forgotten?: readonly string[];
   /** Why the state of the saved plan being applied could not be read, if it could not. */
   readonly planUnread?: string;
 }
@@ -86,11 +88,28 @@ export function verdictOn<C>(
         `this run's ${terms.stateWord} does not: ${removedOne ? 'it was' : 'they were'} taken out of it ` +
         `(${terms.stateRemoved}), or that apply's client was killed after it, before it stored its ` +
         `${terms.stateWord}.`;
-  // Every object's cause is known: this state held it. Else each likely cause is named, with its way out.
-  const allRemoved = removedIds.length === ids.length;
+  const forgottenIds = p.forgotten ?? [];
+  const forgottenOne = forgottenIds.length === 1;
+  const forgets =
+    forgottenIds.length === 0
+      ? ''
+      : ` This apply's plan forgets ${forgottenIds.join(', ')} (a \`removed\` block with \`destroy = false\`): ` +
+        `this ${terms.stateWord} holds ${forgottenOne ? 'it' : 'them'} no more once the apply ends.`;
+  const known = `${found}${removed}${forgets}`;
+  // Every object's cause is known: this state held it, or holds it until this apply ends. Else each likely
+  // cause is named, with its way out.
+  const allRemoved = removedIds.length + forgottenIds.length === ids.length;
+  const keep = [
+    ...(removedIds.length > 0
+      ? [`if this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt}`]
+      : []),
+    ...(forgottenIds.length > 0
+      ? [`if this ${terms.stateWord} should keep ${forgottenOne ? 'it' : 'them'}, take out the \`removed\` block.`]
+      : []),
+  ];
   const takeBack =
-    ` If this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt} If ` +
-    `${removedOne ? 'it was' : 'they were'} taken out to be left alone, make this one differ in ${p.lookup.key}` +
+    ` ${capitalized(keep.join(' And '))} If ${one ? 'it is' : 'they are'} to be left alone, make this one ` +
+    `differ in ${p.lookup.key}` +
     (p.unique ? '.' : `, or create it beside with ${terms.setting('untracked_objects', 'create')}.`);
   if (ctx.host.command.targeted)
     return {
@@ -124,7 +143,7 @@ export function verdictOn<C>(
     return {
       severity: 'error',
       summary: `${what} exists already`,
-      detail: `${found}${removed} The platform keeps ${p.lookup.key} unique, so a second one cannot be made.${
+      detail: `${known} The platform keeps ${p.lookup.key} unique, so a second one cannot be made.${
         allRemoved
           ? takeBack
           : ` It may be ${killed} Or it is another ${terms.workspaceWord}'s, configuration's or person's: then ` +
@@ -136,7 +155,7 @@ export function verdictOn<C>(
       severity: 'warning',
       summary: `${what} is created beside an untracked object like it`,
       detail:
-        `${found}${removed} ${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new ` +
+        `${known} ${terms.settingName('untracked_objects')} is "${mode}", so the apply creates a new ` +
         'object, as ' +
         `the configuration asks; this ${terms.stateWord} keeps the ${one ? 'id' : 'ids'} of what it was created ` +
         `beside, so later plans do not name ${one ? 'it' : 'them'} again.`,
@@ -151,8 +170,8 @@ export function verdictOn<C>(
     severity: 'error',
     summary: `${what} exists already, untracked`,
     detail: allRemoved
-      ? `${found}${removed}${pulumiNote}${retired}${takeBack} Nothing was created.`
-      : `${found}${removed}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, ` +
+      ? `${known}${pulumiNote}${retired}${takeBack} Nothing was created.`
+      : `${known}${pulumiNote}${retired} It may be: (1) ${killed} (2) another ${terms.workspaceWord}'s, ` +
         `another configuration's or a person's, made on purpose: then this one is a new object of its own. Make it ` +
         `differ in ${p.lookup.key}, or create it beside ${one ? 'that one' : 'those'} with ` +
         `${terms.setting('untracked_objects', 'create')}; this ${terms.stateWord} then keeps what it was created ` +

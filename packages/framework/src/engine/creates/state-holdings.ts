@@ -10,11 +10,15 @@
  *   each, a read), whatever the order of its calls, before the apply walk begins.
  *
  * An object the notes of this workspace name that neither shows was removed from the state since it held
- * it (`terraform state rm`, a `removed` block applied before, a workspace deleted and made again). A saved
- * plan that forgets it says so in its file; a plan walk that forgets it makes the same calls as one that
- * replaces it because it is tainted, so there it counts as held. Where neither fact can be had (Pulumi,
- * whose walk shows a stack's objects as it goes; a run narrowed by `-target`; a system that does not say
- * which run it is; a plan file it cannot read), the notes alone decide, as before.
+ * it (`terraform state rm`, a `removed` block applied before, a workspace deleted and made again). One
+ * this apply's plan forgets (a `removed` block with `destroy = false`) leaves the state as it ends: a saved
+ * plan says so in its file, and Terraform's plan walk (since 1.10, when it refreshes) reads from the
+ * platform every object it keeps, changes, replaces or destroys, and only takes from the state the ones
+ * it forgets. Where the walk reads those too (OpenTofu) or reads nothing (`-refresh=false`), forgetting an
+ * object makes the same calls as replacing it because it is tainted, which users do every day: there it
+ * counts as held. Where no fact can be had (Pulumi, whose walk shows a stack's objects as it goes; a run
+ * narrowed by `-target`; a system that does not say which run it is; a plan file it cannot read), the
+ * notes alone decide, as before.
  */
 import type { Fields } from '../../schema/define.js';
 import type { ResourceDef } from '../contracts/index.js';
@@ -24,14 +28,21 @@ import { impliedType } from '../../schema/block.js';
 import { decodeMsgpack } from '../../schema/msgpack.js';
 import type { ObjectValue } from '../../schema/value.js';
 
-export type StateNow = 'held' | 'removed' | undefined;
+/**
+ * Whether the state holds an object as this apply begins (`held`), no longer did (`removed`: taken out
+ * before), or holds it no more once this apply ends (`forgotten` by its plan); undefined: not known.
+ */
+export type StateNow = 'held' | 'removed' | 'forgotten' | undefined;
+
+/** A saved plan's state, by type: the ids it holds and the ids the plan forgets. */
+type SavedPlanState = Map<string, { held: Set<string>; forgotten: Set<string> }>;
 
 export class StateHoldings<C> {
   /**
    * The ids of each type in the saved plan's state, less those it forgets; null when it cannot be read
    * (`unreadable` says why).
    */
-  private savedPlan: Promise<Map<string, Set<string>> | null> | undefined;
+  private savedPlan: Promise<SavedPlanState | null> | undefined;
   /** Why the saved plan's state could not be read, once it was tried. */
   unreadable: string | undefined;
 
@@ -43,28 +54,36 @@ export class StateHoldings<C> {
     if (host.isPulumi) return undefined;
     // A saved plan's apply makes no plan walk, and its walk shows what the plan forgets too: the plan file decides.
     const inPlan = await this.inSavedPlan(r, id);
-    if (inPlan !== undefined) return inPlan ? 'held' : 'removed';
+    if (inPlan !== undefined) return inPlan;
     const run = await journal.thisRun(r.typeName, id);
-    // Shown by this run's walks: held. A walk that shows an object and makes no plan of it forgets it (a
-    // `removed` block) or replaces it because it is tainted (its plan is a create's): the calls are the
-    // same, and a tainted object's replacement is what users do every day, so neither is refused here.
+    // Read, planned or made by this run's walks: held. Only taken from the state: forgotten by the plan
+    // where the client reads every object but those, else held (a tainted object's replacement).
     if (run === 'shown') return 'held';
+    if (run === 'stored') return host.readsAllButForgotten ? 'forgotten' : 'held';
     if (host.command.targeted || host.command.appliesSavedPlan) return undefined;
     return run === undefined ? undefined : 'removed';
   }
 
-  /** Whether the saved plan's state holds `id`; undefined when no saved plan is applied or it cannot be read. */
-  private async inSavedPlan(r: ResourceDef<Fields, C>, id: string): Promise<boolean | undefined> {
+  /** What the saved plan's state says of `id`; undefined when no saved plan is applied or it cannot be read. */
+  private async inSavedPlan(r: ResourceDef<Fields, C>, id: string): Promise<StateNow> {
     const path = this.ctx.host.command.savedPlan;
     if (path === undefined) return undefined;
     this.savedPlan ??= this.readSavedPlan(path);
-    const held = await this.savedPlan;
-    return held === null ? undefined : (held.get(r.typeName)?.has(id) ?? false);
+    const state = await this.savedPlan;
+    if (state === null) return undefined;
+    const ofType = state.get(r.typeName);
+    if (ofType?.forgotten.has(id)) return 'forgotten';
+    return ofType?.held.has(id) ? 'held' : 'removed';
   }
 
-  private async readSavedPlan(path: string): Promise<Map<string, Set<string>> | null> {
+  private async readSavedPlan(path: string): Promise<SavedPlanState | null> {
     try {
-      const out = new Map<string, Set<string>>();
+      const out: SavedPlanState = new Map();
+      const ofType = (type: string) => {
+        let ids = out.get(type);
+        if (!ids) out.set(type, (ids = { held: new Set(), forgotten: new Set() }));
+        return ids;
+      };
       for (const stored of await priorStateObjects(path, `${this.ctx.def.name}_`)) {
         const r = this.ctx.resources.get(stored.type);
         if (!r?.findCreated) continue;
@@ -75,10 +94,7 @@ export class StateHoldings<C> {
         } catch {
           // An object stored in a schema this provider cannot read names no id: not this create's evidence.
         }
-        if (id === undefined) continue;
-        let ids = out.get(r.typeName);
-        if (!ids) out.set(r.typeName, (ids = new Set()));
-        ids.add(id);
+        if (id !== undefined) ofType(r.typeName).held.add(id);
       }
       // What the plan forgets (a `removed` block) its state holds no longer once it is applied.
       for (const forgotten of await forgottenObjects(path, `${this.ctx.def.name}_`)) {
@@ -86,7 +102,7 @@ export class StateHoldings<C> {
         if (!r?.findCreated) continue;
         const state = decodeMsgpack(impliedType(r.schema.block), forgotten.msgpack);
         const id = state === null ? undefined : idOf(r, state as ObjectValue);
-        if (id !== undefined) out.get(r.typeName)?.delete(id);
+        if (id !== undefined) ofType(r.typeName).forgotten.add(id);
       }
       return out;
     } catch (err) {

@@ -49,6 +49,8 @@ export interface HostCommand {
    * so it neither takes over what a record says a killed run made nor leaves records another run reads.
    */
   readonly testing?: boolean;
+  /** `-refresh=false`: the plan walk reads no object from the platform. */
+  readonly noRefresh?: boolean;
 }
 
 /** What the bridge sends as Terraform's version when it configures a provider. */
@@ -73,6 +75,8 @@ const PULUMI_COMMANDS = new Set(['up', 'update', 'preview', 'destroy', 'refresh'
 
 export class HostView {
   private bridged = false;
+  /** The client's version, as ConfigureProvider gives it (OpenTofu gives its own). */
+  private version: string | undefined;
   private tofu: boolean | undefined;
   private asked: HostCommand | undefined;
   private above: (ProcessInfo & { pid: number })[] | undefined;
@@ -88,6 +92,20 @@ export class HostView {
   /** ConfigureProvider said which client it is: the bridge names itself. */
   configured(terraformVersion: string): void {
     this.bridged = terraformVersion === PULUMI_BRIDGE_VERSION;
+    this.version = terraformVersion;
+  }
+
+  /**
+   * Whether the plan walk reads from the platform (ReadResource) every object of the state it keeps,
+   * changes, replaces or destroys, and none that it forgets (a `removed` block with `destroy = false`):
+   * Terraform since 1.10 (hashicorp/terraform#35458), in a plan that refreshes. OpenTofu reads what it
+   * forgets too, and `-refresh=false` reads nothing: there a forgotten object and a tainted one being
+   * replaced make the same calls.
+   */
+  get readsAllButForgotten(): boolean {
+    if (this.kind !== 'terraform' || this.command.noRefresh) return false;
+    const [major, minor] = (this.version ?? '').split('.').map(Number);
+    return major !== undefined && minor !== undefined && (major > 1 || (major === 1 && minor >= 10));
   }
 
   /** Which client: Pulumi's bridge by its word; OpenTofu by its program, read only when a message asks. */
@@ -151,8 +169,10 @@ export class HostView {
     const saved = command === 'apply' ? positional(argv.slice(at + 1))[0] : undefined;
     const statePath = STATE_FLAG_COMMANDS.has(command) ? flagValue(args, ['-state', '--state']) : undefined;
     const destroyFlag = args.some((a) => /^--?destroy(=(1|t|T|TRUE|true|True))?$/.test(a));
+    const noRefresh = args.some((a) => /^--?refresh=(0|f|F|FALSE|false|False)$/.test(a));
     return {
       ...(command === 'test' ? { testing: true } : {}),
+      ...(noRefresh ? { noRefresh } : {}),
       destroying: command === 'destroy' || ((command === 'plan' || command === 'apply') && destroyFlag),
       targeted: args.some((a) => /^--?(target|exclude)(=|$)/.test(a)),
       ...(saved !== undefined ? { appliesSavedPlan: true, savedPlan: resolve(this.cwd, saved) } : {}),

@@ -54,7 +54,11 @@ export interface OpenRecord extends RecordContent {
  * What a walk did with an object: showed it as its state's (an upgrade, a read, a plan), imported it, or
  * found it gone.
  */
-export type Seen = 'tracked' | 'imported' | 'gone';
+/**
+ * How a walk showed an object: taken from the state (`stored`: an upgrade), read or planned (`tracked`),
+ * imported, or found gone.
+ */
+export type Seen = 'stored' | 'tracked' | 'imported' | 'gone';
 
 export interface RecordHandle {
   name: string;
@@ -258,7 +262,7 @@ export class CreateJournal extends JournalDirectory {
    */
   seen(type: string, id: string, how: Seen): void {
     if (!this.dir || id === '' || this.readOnly) return;
-    if (how !== 'imported') this.notes?.note(type, id, how !== 'gone');
+    if (how !== 'imported') this.notes?.note(type, id, how !== 'gone', how === 'stored');
     this.track(this.retire(type, digest(id)));
   }
 

@@ -17,14 +17,14 @@
  * Beside them, `runs/<run>` lists the objects the walks of one run of the client showed (every provider
  * process of one `terraform apply` serves the same run: its plan walk and its apply walk), a line each:
  *
- *   <type> <id digest>     a walk showed it (an upgrade, a read, a plan)
- *   p <type> <id digest>   a plan of it was made: its state keeps it, changes it or destroys it
+ *   <type> <id digest>     a walk read it from the platform, planned it, or its create was handed over
+ *   s <type> <id digest>   a walk took it from the state (an upgrade)
  *
  * An object the notes name but this run's plan walk did not show is no longer in the state: `terraform
- * state rm`, or a workspace deleted and made again. One it showed and made no plan of is a tainted object
- * being replaced, or one a `removed` block forgets: the two make the same calls, and both count as held
- * (engine/creates/state-holdings.ts). A run's list is read only
- * by that run; lists untouched for RUN_FILE_DAYS (journal-runs.ts) are removed when a new run begins its own.
+ * state rm`, or a workspace deleted and made again. One it only took from the state is one the plan
+ * forgets (a `removed` block), where the client reads every other (engine/creates/state-holdings.ts).
+ * A run's list is read only by that run; lists untouched for RUN_FILE_DAYS (journal-runs.ts) are removed
+ * when a new run begins its own.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -39,8 +39,11 @@ const RUNS_DIR = 'runs';
 type Key = string;
 const keyOf = (type: string, idDigest: string): Key => `${type} ${idDigest}`;
 
-/** Whether the walks of this run showed an object of its state (undefined: the run is not known). */
-export type ThisRun = 'shown' | 'unseen' | undefined;
+/**
+ * What the walks of this run did with an object of its state: read, planned or made it (`shown`), only
+ * took it from the state (`stored`), or nothing (`unseen`); undefined when the run is not known.
+ */
+export type ThisRun = 'shown' | 'stored' | 'unseen' | undefined;
 
 /** A state of the records' directory, as its directory and its notes name it. */
 export interface StateName {
@@ -117,18 +120,22 @@ export class OwnershipNotes {
     return this.runId;
   }
 
-  /** The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone). */
-  note(type: string, id: string, held: boolean): void {
+  /**
+   * The state of this workspace holds the object `id` of `type` (or, `held` false, it is gone); `stored`:
+   * the walk only took it from the state, without reading it from the platform or planning it.
+   */
+  note(type: string, id: string, held: boolean, stored = false): void {
     const key = keyOf(type, digest(id));
     this.queue.push({ key, held });
-    if (held && this.run !== undefined && !this.shown.has(key)) {
-      this.shown.add(key);
-      this.shownQueue.push(key);
+    const line = stored ? `s ${key}` : key;
+    if (held && this.run !== undefined && !this.shown.has(line)) {
+      this.shown.add(line);
+      this.shownQueue.push(line);
     }
     this.writing ??= Promise.resolve().then(() => this.write());
   }
 
-  /** Whether the walks of this run (any process of it: its list, or this process's queue) showed `id` of `type`. */
+  /** What the walks of this run (any process of it: its list, or this process's queue) did with `id` of `type`. */
   async thisRun(type: string, id: string): Promise<ThisRun> {
     if (this.run === undefined) return undefined;
     const key = keyOf(type, digest(id));
@@ -138,7 +145,9 @@ export class OwnershipNotes {
       if (err.code !== 'ENOENT') this.fail("read which objects this run's walks showed", err);
       return '';
     });
-    return text.split('\n').includes(key) ? 'shown' : 'unseen';
+    const lines = text.split('\n');
+    if (lines.includes(key)) return 'shown';
+    return lines.includes(`s ${key}`) ? 'stored' : 'unseen';
   }
 
   /** Resolves once every note so far is written. */

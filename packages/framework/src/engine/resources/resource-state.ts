@@ -50,8 +50,9 @@ export class ResourceState<C> {
     try {
       const state = decodeStored(r, version, rawJson);
       // The walk's first word of this object: its state holds it, so a plan of a create names it as no
-      // look-alike, and the records of its create end.
-      if (state !== null) this.ctx.seen(r, state, 'tracked');
+      // look-alike, and the records of its create end. Only taken from the state so far: a plan that
+      // forgets it reads it no further (engine/creates/state-holdings.ts).
+      if (state !== null) this.ctx.seen(r, state, 'stored');
       return { state, diags };
     } catch (err) {
       // State that does not fit the schema is for the user to see, not a provider bug.
