@@ -188,7 +188,8 @@ describe('engine: whose object is it, for the state that made it', function () {
     expect(summaries(again.diags)).to.deep.equal([['error', 'The thing named "x" exists already, untracked']]);
     expect(again.diags.items[0]!.detail)
       .to.include("This apply's plan forgets t-1 (a `removed` block with `destroy = false`)")
-      .and.include('take out the `removed` block');
+      .and.include('take out the `removed` block (this apply forgets it all the same)')
+      .and.include('an `import` block with `id = "t-1"`');
     expect([...api.things.keys()]).to.deep.equal(['t-1']);
   });
 

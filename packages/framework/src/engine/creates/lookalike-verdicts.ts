@@ -104,7 +104,10 @@ export function verdictOn<C>(
       ? [`if this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt}`]
       : []),
     ...(forgottenIds.length > 0
-      ? [`if this ${terms.stateWord} should keep ${forgottenOne ? 'it' : 'them'}, take out the \`removed\` block.`]
+      ? [
+          `if this ${terms.stateWord} should keep ${forgottenOne ? 'it' : 'them'}: take out the \`removed\` ` +
+            `block (this apply forgets ${forgottenOne ? 'it' : 'them'} all the same). ${importIt}`,
+        ]
       : []),
   ];
   const takeBack =
