@@ -227,6 +227,26 @@ for (const cli of ACCEPTANCE_CLIS)
       expect(named(name)).to.deep.equal([]);
     });
 
+    it('a tainted object replaced with `create_before_destroy`: its walk reads the old object, so the create goes on beside it and the old one goes', async () => {
+      const name = `whose-${cli.command}-tainted`;
+      const ws = workspaceOf(name);
+      ws.writeConfig(
+        HEAD + channel(name).replace(/\n}\n$/, '\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n'),
+      );
+      await ok(ws, ['init']);
+      await ok(ws, ['apply', '-auto-approve']);
+      const made = named(name);
+      await ok(ws, ['taint', ADDRESS]);
+      const replaced = await ok(ws, ['apply', '-auto-approve']);
+      expect(replaced.text).to.include('1 added, 0 changed, 1 destroyed').and.not.include('untracked');
+      const now = named(name);
+      expect(now, 'the new object, alone').to.have.length(1).and.not.deep.equal(made);
+      expect((await ok(ws, ['plan', '-detailed-exitcode'])).text).to.include('No changes.');
+      rows.push(`apply, taint, apply (create_before_destroy): ${now.length} channel(s), the new one, no changes`);
+      await ok(ws, ['destroy', '-auto-approve']);
+      expect(named(name)).to.deep.equal([]);
+    });
+
     it('a `removed` block and a new resource of the same name, in a saved plan and in one plain apply: refused, as in two applies (a plain apply goes on under OpenTofu, whose plan walk reads what it forgets)', async () => {
       const name = `whose-${cli.command}-removed`;
       const ws = workspaceOf(name);
