@@ -99,17 +99,14 @@ export function verdictOn<C>(
   // Every object's cause is known: this state held it, or holds it until this apply ends. Else each likely
   // cause is named, with its way out.
   const allRemoved = removedIds.length + forgottenIds.length === ids.length;
-  const keep = [
-    ...(removedIds.length > 0
-      ? [`if this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt}`]
-      : []),
-    ...(forgottenIds.length > 0
-      ? [
-          `if this ${terms.stateWord} should keep ${forgottenOne ? 'it' : 'them'}: take out the \`removed\` ` +
-            `block (this apply forgets ${forgottenOne ? 'it' : 'them'} all the same). ${importIt}`,
-        ]
-      : []),
-  ];
+  const keep: string[] = [];
+  if (removedIds.length > 0)
+    keep.push(`if this ${terms.stateWord} should hold ${removedOne ? 'it' : 'them'} again: ${importIt}`);
+  if (forgottenIds.length > 0)
+    keep.push(
+      `if this ${terms.stateWord} should keep ${forgottenOne ? 'it' : 'them'}: take out the \`removed\` block ` +
+        `(this apply forgets ${forgottenOne ? 'it' : 'them'} all the same). ${importIt}`,
+    );
   const takeBack =
     ` ${capitalized(keep.join(' And '))} If ${one ? 'it is' : 'they are'} to be left alone, make this one ` +
     `differ in ${p.lookup.key}` +

@@ -39,8 +39,8 @@ type SavedPlanState = Map<string, { held: Set<string>; forgotten: Set<string> }>
 
 export class StateHoldings<C> {
   /**
-   * The ids of each type in the saved plan's state, less those it forgets; null when it cannot be read
-   * (`unreadable` says why).
+   * The ids of each type in the saved plan's state, and those the plan forgets; null when it cannot be
+   * read (`unreadable` says why).
    */
   private savedPlan: Promise<SavedPlanState | null> | undefined;
   /** Why the saved plan's state could not be read, once it was tried. */

@@ -49,17 +49,13 @@ export interface OpenRecord extends RecordContent {
   readonly log?: string;
 }
 
-/** A record this process wrote (or took over), for the steps that follow its request. */
-/**
- * What a walk did with an object: showed it as its state's (an upgrade, a read, a plan), imported it, or
- * found it gone.
- */
 /**
  * How a walk showed an object: taken from the state (`stored`: an upgrade), read or planned (`tracked`),
  * imported, or found gone.
  */
 export type Seen = 'stored' | 'tracked' | 'imported' | 'gone';
 
+/** A record this process wrote (or took over), for the steps that follow its request. */
 export interface RecordHandle {
   name: string;
   content: RecordContent;
